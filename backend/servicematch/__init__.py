@@ -1,0 +1,1 @@
+"""ServiceMatch: a lead-generation marketplace for US local services."""

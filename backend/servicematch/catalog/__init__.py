@@ -1,0 +1,1 @@
+"""The service catalogue: categories, services and their questionnaires, read from catalog/."""

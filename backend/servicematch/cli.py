@@ -1,0 +1,79 @@
+"""Command line: `servicematch serve`, `servicematch migrate`, and operations commands."""
+
+from __future__ import annotations
+
+import logging
+import os
+
+import click
+
+from servicematch.settings import get_settings
+
+
+@click.group()
+def main() -> None:
+    """ServiceMatch server and operations commands."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+@main.command()
+def migrate() -> None:
+    """Apply every database migration to SERVICEMATCH_DATABASE_URL."""
+    from servicematch.db.migrate import upgrade
+
+    settings = get_settings()
+    upgrade(settings.database_url)
+    click.echo("database is up to date")
+
+
+@main.command()
+@click.option("--host", default=lambda: os.environ.get("HOST", "127.0.0.1"), show_default="HOST or 127.0.0.1")
+@click.option("--port", default=lambda: int(os.environ.get("PORT", "8000")), type=int,
+              show_default="PORT or 8000")
+@click.option("--workers", default=1, show_default=True, help="Web processes (PostgreSQL only).")
+@click.option("--migrate/--no-migrate", "run_migrations", default=True, show_default=True,
+              help="Apply migrations before serving.")
+@click.option("--worker/--no-worker", "run_worker", default=True, show_default=True,
+              help="Run the delivery worker inside each web process.")
+def serve(host: str, port: int, workers: int, run_migrations: bool, run_worker: bool) -> None:
+    """Serve the site, the API and /docs."""
+    import uvicorn
+
+    if not run_worker:
+        # The app factory reads settings from the environment, in this process and in its children.
+        os.environ["SERVICEMATCH_WORKER_ENABLED"] = "false"
+        get_settings.cache_clear()
+    settings = get_settings()
+    if run_migrations:
+        from servicematch.db.migrate import upgrade
+
+        upgrade(settings.database_url)
+    if workers > 1 and settings.is_sqlite:
+        raise click.UsageError("several web processes need PostgreSQL; SQLite takes one writer")
+    uvicorn.run("servicematch.app:create_app", factory=True, host=host, port=port, workers=workers,
+                proxy_headers=False, access_log=False)
+
+
+@main.command("check-catalog")
+def check_catalog() -> None:
+    """Validate every catalogue file and report what it holds."""
+    from servicematch.catalog.loader import CatalogError, load_catalog
+
+    try:
+        index = load_catalog(get_settings().catalog_dir)
+    except CatalogError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"{len(index.catalog.categories)} categories, {len(index.catalog.services)} services: ok")
+
+
+def _add_delivery_commands() -> None:
+    from servicematch.delivery import commands as delivery
+
+    for command in (delivery.worker, delivery.providers, delivery.deliveries, delivery.leads):
+        main.add_command(command)
+
+
+_add_delivery_commands()
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Database engine, sessions, the declarative base and migrations."""

@@ -1,0 +1,1 @@
+"""Lead delivery: the outbox, the worker, the buyer and matched providers, retries."""

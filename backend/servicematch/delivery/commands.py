@@ -1,0 +1,159 @@
+"""Operator commands: `providers add|list|disable`, `deliveries retry`, `leads show`, `worker`."""
+
+from __future__ import annotations
+
+import json
+import signal
+import threading
+
+import click
+from pydantic import ValidationError
+
+from servicematch.db.session import make_engine, make_session_factory
+from servicematch.delivery import providers as directory
+from servicematch.delivery.content import intake_payload_builder
+from servicematch.delivery.history import lead_history, render_history
+from servicematch.delivery.outbox import retry_delivery
+from servicematch.delivery.schemas import ProviderCreate
+from servicematch.delivery.worker import DeliveryWorker
+from servicematch.errors import ServiceMatchError
+from servicematch.settings import get_settings
+
+
+def _session_factory():
+    return make_session_factory(make_engine(get_settings().database_url))
+
+
+def _split(values: tuple[str, ...]) -> list[str]:
+    """Accept both repeated options and comma-separated lists."""
+    return [part.strip() for value in values for part in value.split(",") if part.strip()]
+
+
+@click.group()
+def providers() -> None:
+    """The provider directory."""
+
+
+@providers.command("add")
+@click.option("--name", required=True)
+@click.option("--email", "contact_email", required=True, help="Contact e-mail; leads are mailed here.")
+@click.option("--service", "services", multiple=True, required=True,
+              help="Service slug (hvac) or vertical/slug (legal/debt-relief); repeat or comma-separate.")
+@click.option("--state", "states", multiple=True, help="Two-letter state code; repeat or comma-separate.")
+@click.option("--zip", "zips", multiple=True, help="5-digit ZIP code; repeat or comma-separate.")
+@click.option("--radius", "radius_miles", type=float, help="Miles around each ZIP code.")
+@click.option("--daily-cap", type=int, help="Most leads a day (UTC); no cap when omitted.")
+@click.option("--webhook-url", help="Where a signed JSON copy of each lead is POSTed.")
+@click.option("--webhook-secret", help="Signs the webhook; share it with the provider.")
+def add_provider(name, contact_email, services, states, zips, radius_miles, daily_cap, webhook_url,
+                 webhook_secret) -> None:
+    """Add a provider."""
+    from servicematch.catalog.loader import load_catalog
+
+    try:
+        data = ProviderCreate(
+            name=name, contact_email=contact_email, services=_split(services), states=_split(states),
+            zips=_split(zips), radius_miles=radius_miles, daily_cap=daily_cap, webhook_url=webhook_url,
+            webhook_secret=webhook_secret,
+        )
+    except ValidationError as exc:
+        raise click.ClickException("; ".join(e["msg"] for e in exc.errors())) from exc
+    with _session_factory()() as session:
+        try:
+            provider = directory.add_provider(session=session, data=data,
+                                              catalog=load_catalog(get_settings().catalog_dir))
+        except ServiceMatchError as exc:
+            raise click.ClickException(f"{exc.error} {exc.fields}") from exc
+        session.commit()
+        click.echo(f"added provider {provider.id} ({provider.name})")
+
+
+@providers.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def list_providers(as_json: bool) -> None:
+    """Every provider, active or not."""
+    with _session_factory()() as session:
+        rows = [directory.provider_public(p) for p in directory.list_providers(session=session)]
+    if as_json:
+        click.echo(json.dumps([row.model_dump(mode="json") for row in rows], indent=2))
+        return
+    for row in rows:
+        area = ", ".join(row.states + row.zips) + (f" (+{row.radius_miles:g} mi)" if row.radius_miles else "")
+        channels = "webhook+email" if row.webhook_url else "email"
+        click.echo(f"{row.id}  {'active ' if row.active else 'DISABLED'}  {row.name} <{row.contact_email}>  "
+                   f"services: {', '.join(row.services)}  area: {area}  cap: {row.daily_cap or '-'}  "
+                   f"via {channels}")
+    if not rows:
+        click.echo("no providers yet: add one with `servicematch providers add`")
+
+
+@providers.command("disable")
+@click.argument("provider_id")
+def disable_provider(provider_id: str) -> None:
+    """Stop matching a provider (deliveries already queued still go out)."""
+    with _session_factory()() as session:
+        try:
+            provider = directory.disable_provider(session=session, provider_id=provider_id)
+        except ServiceMatchError as exc:
+            raise click.ClickException(exc.error) from exc
+        session.commit()
+        click.echo(f"disabled provider {provider.id} ({provider.name})")
+
+
+@click.group()
+def deliveries() -> None:
+    """The delivery outbox."""
+
+
+@deliveries.command("retry")
+@click.argument("delivery_id")
+def retry(delivery_id: str) -> None:
+    """Send a failed or rejected delivery again, with a fresh retry window."""
+    with _session_factory()() as session:
+        try:
+            retry_delivery(session=session, delivery_id=delivery_id)
+        except ServiceMatchError as exc:
+            raise click.ClickException(exc.error) from exc
+        session.commit()
+    click.echo(f"delivery {delivery_id} is queued again; a running worker sends it within its poll interval")
+
+
+@click.group()
+def leads() -> None:
+    """Stored leads."""
+
+
+@leads.command("show")
+@click.argument("request_id")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def show(request_id: str, as_json: bool) -> None:
+    """A lead's flags, deliveries and every attempt (personal data masked)."""
+    with _session_factory()() as session:
+        try:
+            history = lead_history(session=session, request_id=request_id, settings=get_settings(),
+                                   payload_builder=intake_payload_builder)
+        except ServiceMatchError as exc:
+            raise click.ClickException(exc.error) from exc
+    click.echo(json.dumps(history, indent=2) if as_json else render_history(history))
+
+
+@click.command()
+@click.option("--once", is_flag=True, help="Send what is due now, then exit.")
+def worker(once: bool) -> None:
+    """Run a delivery worker as its own process (several side by side on PostgreSQL)."""
+    settings = get_settings()
+    delivery_worker = DeliveryWorker(session_factory=_session_factory(), settings=settings)
+    if once:
+        click.echo(f"attempted {delivery_worker.run_until_idle()} deliveries")
+        delivery_worker.close()
+        return
+    if settings.is_sqlite:
+        click.echo("SQLite: run one worker only (and `serve --no-worker` alongside it)", err=True)
+    stop = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: stop.set())
+    click.echo(f"delivery worker {delivery_worker.worker_id} running; Ctrl-C stops it")
+    try:
+        delivery_worker.run_forever(stop)
+    finally:
+        delivery_worker.close()

@@ -1,0 +1,134 @@
+"""Tables for providers, the delivery outbox and the audit trail of every attempt."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from servicematch.db.base import Base
+from servicematch.intake.models import Lead
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def new_id() -> str:
+    return str(uuid.uuid4())
+
+
+class DeliveryStatus:
+    PENDING = "pending"
+    DELIVERED = "delivered"
+    # The receiver said no (a 4xx other than 408/429): sending again would get the same answer.
+    REJECTED = "rejected"
+    # Retried for the whole retry window without success.
+    FAILED = "failed"
+    # Never sent, on purpose (do-not-sell, duplicate); kept so a lead's history says why.
+    SKIPPED = "skipped"
+
+
+class TargetKind:
+    BUYER = "buyer"
+    PROVIDER_WEBHOOK = "provider_webhook"
+    PROVIDER_EMAIL = "provider_email"
+
+
+class Provider(Base):
+    """A professional who receives matched leads in its services and service area."""
+
+    __tablename__ = "providers"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    name: Mapped[str] = mapped_column(String(200))
+    contact_email: Mapped[str] = mapped_column(String(254))
+    webhook_url: Mapped[str | None] = mapped_column(Text)
+    webhook_secret: Mapped[str | None] = mapped_column(String(200))
+    # Service slugs ("hvac") or vertical-qualified slugs ("legal/debt-relief").
+    services: Mapped[list] = mapped_column(JSON, default=list)
+    states: Mapped[list] = mapped_column(JSON, default=list)
+    zips: Mapped[list] = mapped_column(JSON, default=list)
+    radius_miles: Mapped[float | None] = mapped_column(Float)
+    daily_cap: Mapped[int | None] = mapped_column(Integer)
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+    # Round robin: the provider matched longest ago goes first.
+    last_matched_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Delivery(Base):
+    """One lead to one target: an outbox row stored in the lead's own transaction."""
+
+    __tablename__ = "deliveries"
+    # One row per lead and target is what makes "never twice to the same provider" hold.
+    __table_args__ = (
+        UniqueConstraint("lead_id", "target_key", name="uq_deliveries_lead_id_target_key"),
+        Index("ix_deliveries_due", "status", "next_attempt_at"),
+    )
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    lead_id: Mapped[str] = mapped_column(ForeignKey("leads.id", ondelete="CASCADE"), index=True)
+    provider_id: Mapped[str | None] = mapped_column(
+        ForeignKey("providers.id", ondelete="SET NULL"), index=True
+    )
+    kind: Mapped[str] = mapped_column(String(24))
+    target_key: Mapped[str] = mapped_column(String(100))
+    status: Mapped[str] = mapped_column(String(16), default=DeliveryStatus.PENDING)
+    attempt_count: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # A claim is a lease: when a worker dies mid-send the row is claimable again after this.
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    claim_token: Mapped[str | None] = mapped_column(String(36))
+    last_error: Mapped[str | None] = mapped_column(Text)
+    # Retries stop once this is older than the retry window; a manual retry starts a new window.
+    window_started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    completed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    attempts: Mapped[list[DeliveryAttempt]] = relationship(
+        back_populates="delivery", order_by="DeliveryAttempt.attempted_at"
+    )
+    provider: Mapped[Provider | None] = relationship()
+    # Lets one flush insert a new lead before its deliveries (the unit of work orders by it).
+    lead: Mapped[Lead] = relationship()
+
+
+class DeliveryAttempt(Base):
+    """What happened on one try: when, where, the answer or error, and how long it took."""
+
+    __tablename__ = "delivery_attempts"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    delivery_id: Mapped[str] = mapped_column(
+        ForeignKey("deliveries.id", ondelete="CASCADE"), index=True
+    )
+    attempted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    target: Mapped[str] = mapped_column(Text)
+    status_code: Mapped[int | None] = mapped_column(Integer)
+    error: Mapped[str | None] = mapped_column(Text)
+    response_body: Mapped[str | None] = mapped_column(Text)
+    duration_ms: Mapped[int] = mapped_column(Integer)
+    outcome: Mapped[str] = mapped_column(String(16))
+
+    delivery: Mapped[Delivery] = relationship(back_populates="attempts")
+
+
+def as_utc(value: datetime | None) -> datetime | None:
+    """SQLite hands back naive datetimes; everything stored here is UTC."""
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=UTC)

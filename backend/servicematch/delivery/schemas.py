@@ -1,0 +1,105 @@
+"""API shapes for the provider directory, separate from the table."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+import us
+from pydantic import BaseModel, ConfigDict, EmailStr, Field, field_validator, model_validator
+
+ZIP_PATTERN = re.compile(r"^\d{5}$")
+STATE_CODES = {state.abbr for state in us.STATES} | {"DC"}
+
+
+def _clean_states(values: list[str]) -> list[str]:
+    cleaned = sorted({value.strip().upper() for value in values if value.strip()})
+    unknown = [code for code in cleaned if code not in STATE_CODES]
+    if unknown:
+        raise ValueError(f"not US state codes: {', '.join(unknown)}")
+    return cleaned
+
+
+def _clean_zips(values: list[str]) -> list[str]:
+    cleaned = sorted({value.strip() for value in values if value.strip()})
+    bad = [value for value in cleaned if not ZIP_PATTERN.match(value)]
+    if bad:
+        raise ValueError(f"ZIP codes are 5 digits: {', '.join(bad)}")
+    return cleaned
+
+
+def _clean_webhook(value: str | None) -> str | None:
+    if value is None or not value.strip():
+        return None
+    value = value.strip()
+    if not re.match(r"^https?://[^\s/]+", value):
+        raise ValueError("must be an http:// or https:// URL")
+    return value
+
+
+class ProviderCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    name: str = Field(min_length=1, max_length=200)
+    contact_email: EmailStr
+    webhook_url: str | None = None
+    webhook_secret: str | None = Field(default=None, max_length=200)
+    services: list[str] = Field(min_length=1)
+    states: list[str] = Field(default_factory=list)
+    zips: list[str] = Field(default_factory=list)
+    radius_miles: float | None = Field(default=None, gt=0, le=500)
+    daily_cap: int | None = Field(default=None, ge=1)
+    active: bool = True
+
+    _states = field_validator("states")(_clean_states)
+    _zips = field_validator("zips")(_clean_zips)
+    _webhook = field_validator("webhook_url")(_clean_webhook)
+
+    @model_validator(mode="after")
+    def _has_an_area(self) -> ProviderCreate:
+        if not self.states and not self.zips:
+            raise ValueError("give a service area: states, ZIP codes, or both")
+        if self.radius_miles is not None and not self.zips:
+            raise ValueError("a radius needs ZIP codes to measure from")
+        return self
+
+
+class ProviderUpdate(BaseModel):
+    """Only the fields sent are changed."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    name: str | None = Field(default=None, min_length=1, max_length=200)
+    contact_email: EmailStr | None = None
+    webhook_url: str | None = None
+    webhook_secret: str | None = Field(default=None, max_length=200)
+    services: list[str] | None = Field(default=None, min_length=1)
+    states: list[str] | None = None
+    zips: list[str] | None = None
+    radius_miles: float | None = Field(default=None, gt=0, le=500)
+    daily_cap: int | None = Field(default=None, ge=1)
+    active: bool | None = None
+
+    _states = field_validator("states")(lambda v: None if v is None else _clean_states(v))
+    _zips = field_validator("zips")(lambda v: None if v is None else _clean_zips(v))
+    _webhook = field_validator("webhook_url")(_clean_webhook)
+
+
+class ProviderPublic(BaseModel):
+    """A provider as the admin API shows it: the webhook secret never leaves the server."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    id: str
+    name: str
+    contact_email: str
+    webhook_url: str | None
+    has_webhook_secret: bool
+    services: list[str]
+    states: list[str]
+    zips: list[str]
+    radius_miles: float | None
+    daily_cap: int | None
+    active: bool
+    last_matched_at: datetime | None
+    created_at: datetime

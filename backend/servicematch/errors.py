@@ -1,0 +1,70 @@
+"""Domain errors and the one handler that turns them into clear JSON answers."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+
+class ServiceMatchError(Exception):
+    """An error a client can act on: a status, a sentence, and optionally per-field messages."""
+
+    status_code = 400
+
+    def __init__(self, error: str, *, fields: dict[str, str] | None = None, status_code: int | None = None,
+                 headers: dict[str, str] | None = None) -> None:
+        super().__init__(error)
+        self.error = error
+        self.fields = fields or {}
+        self.headers = headers
+        if status_code is not None:
+            self.status_code = status_code
+
+
+class NotFound(ServiceMatchError):
+    status_code = 404
+
+
+class ErrorBody(BaseModel):
+    """The one shape of every error answer, whichever handler produced it."""
+
+    error: str
+    fields: dict[str, str]
+
+
+# Documented on every route (FastAPI(responses=...)): the handlers below can answer any route so.
+COMMON_ERROR_RESPONSES: dict[int | str, dict[str, object]] = {
+    400: {"model": ErrorBody, "description": "The request body could not be read"},
+    404: {"model": ErrorBody, "description": "Not found"},
+    422: {"model": ErrorBody, "description": "The request is not valid"},
+}
+
+
+def error_body(error: str, fields: dict[str, str] | None = None) -> dict[str, object]:
+    return {"error": error, "fields": fields or {}}
+
+
+def _field_name(location: tuple) -> str:
+    # ("body", "consumer", "email") -> "consumer.email"; the leading "body"/"query" says nothing useful.
+    parts = [str(p) for p in location if p not in ("body", "query", "path", "header")]
+    return ".".join(parts) or "body"
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ServiceMatchError)
+    async def _domain_error(_request: Request, exc: ServiceMatchError) -> JSONResponse:
+        return JSONResponse(error_body(exc.error, exc.fields), status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        fields: dict[str, str] = {}
+        for problem in exc.errors():
+            fields.setdefault(_field_name(tuple(problem.get("loc", ()))), problem.get("msg", "Invalid value"))
+        return JSONResponse(error_body("The request is not valid.", fields), status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse(error_body(str(exc.detail)), status_code=exc.status_code, headers=exc.headers)

@@ -1,0 +1,61 @@
+"""What the server itself can tell about the visitor: address, browser, privacy signal."""
+
+from __future__ import annotations
+
+import ipaddress
+from functools import lru_cache
+
+from starlette.requests import Request
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+@lru_cache(maxsize=16)
+def parse_proxies(trusted_proxies: str) -> tuple[Network, ...]:
+    """'10.0.0.0/8, 127.0.0.1' -> networks; an empty setting trusts no proxy."""
+    return tuple(
+        ipaddress.ip_network(item.strip(), strict=False) for item in trusted_proxies.split(",") if item.strip()
+    )
+
+
+def _is_trusted(address: str, proxies: tuple[Network, ...]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in network for network in proxies)
+
+
+def client_ip(request: Request, *, trusted_proxies: str) -> str:
+    """The visitor's address: the socket peer, or the X-Forwarded-For hop a trusted proxy reports.
+
+    The header is read right to left, skipping our own proxies; the first other address is the
+    one our outermost proxy saw. Entries further left were written by the client and may be forged.
+    """
+    peer = request.client.host if request.client else ""
+    proxies = parse_proxies(trusted_proxies)
+    if not proxies or not _is_trusted(peer, proxies):
+        return peer
+    forwarded = [hop.strip() for hop in request.headers.get("x-forwarded-for", "").split(",") if hop.strip()]
+    for hop in reversed(forwarded):
+        if not _is_trusted(hop, proxies):
+            return hop if _is_valid_ip(hop) else peer
+    return forwarded[0] if forwarded and _is_valid_ip(forwarded[0]) else peer
+
+
+def _is_valid_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def sends_global_privacy_control(request: Request) -> bool:
+    """Sec-GPC: 1 is a do-not-sell/share request under CCPA regulations."""
+    return request.headers.get("sec-gpc", "").strip() == "1"
+
+
+def user_agent(request: Request, *, reported: str) -> str:
+    """The User-Agent header; the browser-reported one only when the header is missing."""
+    return request.headers.get("user-agent") or reported

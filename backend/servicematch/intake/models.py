@@ -1,0 +1,71 @@
+"""Tables for accepted leads and the consent evidence stored with each."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, LargeBinary, String, Text
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from servicematch.db.base import Base
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def new_id() -> str:
+    return str(uuid.uuid4())
+
+
+class Lead(Base):
+    """One consumer request. Personal data lives only in `personal_data`, encrypted."""
+
+    __tablename__ = "leads"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    # The browser's requestId doubles as the idempotency key; kept for the lead's lifetime.
+    request_id: Mapped[str] = mapped_column(String(64), unique=True)
+    request_hash: Mapped[str] = mapped_column(String(64))
+    flow: Mapped[str] = mapped_column(String(8))
+    vertical: Mapped[str] = mapped_column(String(32))
+    service: Mapped[str] = mapped_column(String(64), index=True)
+    # hiddenParams.category: the buyer's name for the service (e.g. "Workers Compensation").
+    category: Mapped[str] = mapped_column(String(64))
+    cid: Mapped[int] = mapped_column(Integer)
+    is_test: Mapped[bool] = mapped_column(Boolean, default=False)
+    is_duplicate: Mapped[bool] = mapped_column(Boolean, default=False)
+    do_not_sell: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Keyed hashes (HMAC-SHA256) find repeats without decrypting anything.
+    email_hash: Mapped[str | None] = mapped_column(String(64), index=True)
+    phone_hash: Mapped[str | None] = mapped_column(String(64), index=True)
+    state: Mapped[str | None] = mapped_column(String(2))
+    zip: Mapped[str | None] = mapped_column(String(5))
+    personal_data: Mapped[bytes] = mapped_column(LargeBinary)
+    # Choice answers only, by mapping (cq1...); date of birth and free text are in personal_data.
+    answers: Mapped[dict] = mapped_column(JSON, default=dict)
+    click: Mapped[dict] = mapped_column(JSON, default=dict)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+
+    consent: Mapped[ConsentRecord] = relationship(back_populates="lead", uselist=False)
+
+
+class ConsentRecord(Base):
+    """What the visitor agreed to, exactly as shown, and the circumstances of the agreement."""
+
+    __tablename__ = "consent_records"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    lead_id: Mapped[str] = mapped_column(ForeignKey("leads.id", ondelete="CASCADE"), unique=True)
+    consent_text: Mapped[str] = mapped_column(Text)
+    consent_text_sha256: Mapped[str] = mapped_column(String(64))
+    partner_list_version: Mapped[str] = mapped_column(String(32))
+    consented_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    ip_address: Mapped[str | None] = mapped_column(String(45))
+    user_agent: Mapped[str | None] = mapped_column(Text)
+    page_url: Mapped[str | None] = mapped_column(Text)
+    trustedform_cert_url: Mapped[str | None] = mapped_column(Text)
+    global_privacy_control: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    lead: Mapped[Lead] = relationship(back_populates="consent")

@@ -1,0 +1,104 @@
+"""The single-value rules shared by /api/validate and lead submission (spec section 5)."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+import phonenumbers
+from email_validator import EmailNotValidError, validate_email
+
+# Spec section 5: letters, digits and ._%+- before @, then a domain with a TLD of 2+ letters.
+EMAIL_PATTERN = re.compile(r"^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$")
+# Characters people type around a phone number; anything else makes it invalid.
+PHONE_FORMATTING = re.compile(r"[\s().+\-]")
+ZIP_PATTERN = re.compile(r"^\d{5}$")
+ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# The date dropdowns offer the current year and 100 earlier (spec section 9).
+DATE_YEARS_BACK = 100
+ADULT_AGE = 18
+
+INVALID_EMAIL = "Invalid email format"
+PHONE_TOO_SHORT = "Phone number must be at least 10 digits"
+INVALID_PHONE = "Invalid phone number"
+INVALID_ZIP = "ZIP code must be exactly 5 digits"
+INVALID_DATE = "Please choose a real date"
+REQUIRED = "This field is required"
+UNDER_ADULT_AGE = "You must be at least 18 years old to submit a request."
+
+
+def disqualified_message(option: str) -> str:
+    """The sentence shown when a disqualifying option is chosen (spec section 4)."""
+    return (
+        f'Based on your selection of "{option}" to the previous question, we don\'t have any '
+        "providers who are able to assist you at this time. Please contact a local provider for "
+        "more information."
+    )
+
+
+def age_message(*, age: int, min_age: int, max_age: int) -> str:
+    """The sentence for an age outside a field's bounds (spec section 5)."""
+    return f"Based on your age ({age}), you do not meet our requirements of {min_age}-{max_age} years old."
+
+
+def check_email(value: str) -> str | None:
+    """None when the address passes the spec's pattern and a full syntax check, else the error."""
+    candidate = value.strip()
+    if not EMAIL_PATTERN.fullmatch(candidate):
+        return INVALID_EMAIL
+    try:
+        # Deliverability needs DNS; syntax is what can be judged offline and instantly.
+        validate_email(candidate, check_deliverability=False)
+    except EmailNotValidError:
+        return INVALID_EMAIL
+    return None
+
+
+def normalise_email(value: str) -> str:
+    return value.strip().lower()
+
+
+def phone_digits(value: str) -> tuple[str | None, str | None]:
+    """(10-digit US number, None) when valid, else (None, the error sentence)."""
+    stripped = PHONE_FORMATTING.sub("", value)
+    if not stripped.isdigit():
+        return None, PHONE_TOO_SHORT if not stripped else INVALID_PHONE
+    if len(stripped) < 10:
+        return None, PHONE_TOO_SHORT
+    if len(stripped) == 11 and stripped.startswith("1"):
+        stripped = stripped[1:]
+    if len(stripped) != 10:
+        return None, INVALID_PHONE
+    number = phonenumbers.parse(f"+1{stripped}")
+    # US only: +1 also covers Canada and the Caribbean, which no buyer here serves.
+    if not phonenumbers.is_valid_number_for_region(number, "US"):
+        return None, INVALID_PHONE
+    return stripped, None
+
+
+def check_phone(value: str) -> str | None:
+    """None when the value is a valid US phone number, else the error sentence."""
+    return phone_digits(value)[1]
+
+
+def check_zip(value: str) -> str | None:
+    return None if ZIP_PATTERN.fullmatch(value) else INVALID_ZIP
+
+
+def parse_date(value: str, *, today: date) -> date | None:
+    """A yyyy-mm-dd date that exists, is not in the future and is at most 100 years back."""
+    if not ISO_DATE.fullmatch(value):
+        return None
+    try:
+        parsed = date.fromisoformat(value)
+    except ValueError:
+        return None
+    if parsed > today or parsed.year < today.year - DATE_YEARS_BACK:
+        return None
+    return parsed
+
+
+def age_on(birth: date, *, today: date) -> int:
+    """Whole years between a birth date and today."""
+    before_birthday = (today.month, today.day) < (birth.month, birth.day)
+    return today.year - birth.year - int(before_birthday)

@@ -1,0 +1,1 @@
+"""Operations support: the baseline endpoint the throughput benchmark compares against."""

@@ -1,0 +1,91 @@
+"""Static site serving: files as themselves, every route as index.html with its own metadata."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
+
+from servicematch.catalog.loader import CatalogIndex
+from servicematch.errors import error_body
+from servicematch.settings import Settings
+
+from .chunks import ChunkManifest, screen_module
+from .document import SiteDocument
+from .metadata import page_meta
+from .pages import api_reads, resolve_page, sitemap_paths
+
+# Vite puts content-hashed bundles under /assets: their names change with their content.
+IMMUTABLE = "public, max-age=31536000, immutable"
+REVALIDATE = "no-cache"
+NOT_BUILT = (
+    "<!doctype html><title>ServiceMatch</title><h1>The site is not built yet</h1>"
+    "<p>Run <code>make run</code> (or <code>make build</code>) to build the frontend.</p>"
+)
+
+
+def _resolve_file(static_dir: Path, path: str) -> Path | None:
+    """The file under static_dir named by a URL path, refusing anything that escapes it."""
+    if not path:
+        return None
+    candidate = (static_dir / path).resolve()
+    root = static_dir.resolve()
+    if root not in candidate.parents or not candidate.is_file() or candidate.name == "index.html":
+        return None
+    return candidate
+
+
+def install_site(app: FastAPI, settings: Settings, catalog: CatalogIndex) -> None:
+    """Register robots.txt, sitemap.xml, page metadata and the catch-all route (last, so the API wins)."""
+    router = APIRouter(include_in_schema=False)
+    static_dir = settings.static_dir
+    document = SiteDocument(static_dir / "index.html")
+    chunks = ChunkManifest(static_dir / ".vite" / "manifest.json")
+    origin = settings.site_origin.rstrip("/")
+    brand = settings.brand_name
+
+    @router.get("/robots.txt")
+    def robots() -> PlainTextResponse:
+        body = f"User-agent: *\nAllow: /\nDisallow: /api/\n\nSitemap: {origin}/sitemap.xml\n"
+        return PlainTextResponse(body, headers={"Cache-Control": "public, max-age=3600"})
+
+    @router.get("/sitemap.xml")
+    def sitemap() -> Response:
+        urls = "".join(f"<url><loc>{origin}{path}</loc></url>" for path in sitemap_paths(catalog))
+        body = (
+            '<?xml version="1.0" encoding="UTF-8"?>'
+            f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{urls}</urlset>'
+        )
+        return Response(body, media_type="application/xml", headers={"Cache-Control": "public, max-age=3600"})
+
+    @router.get("/api/page-meta", include_in_schema=True, tags=["catalog"],
+                summary="Title, description, canonical link and structured data of a site path")
+    def read_page_meta(path: str = "/") -> dict[str, object]:
+        meta = page_meta(catalog, resolve_page(catalog, path), origin=origin, brand=brand)
+        return {
+            "title": meta.full_title(brand), "description": meta.description, "keywords": meta.keywords,
+            "canonical": meta.canonical, "jsonLd": meta.json_ld, "found": meta.status_code == 200,
+        }
+
+    @router.api_route("/api/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"])
+    def unknown_api_route(rest: str) -> JSONResponse:
+        return JSONResponse(error_body("Not Found"), status_code=404)
+
+    @router.get("/{path:path}")
+    def site(path: str, request: Request) -> Response:
+        file = _resolve_file(static_dir, path)
+        if file is not None:
+            cache = IMMUTABLE if path.startswith("assets/") else REVALIDATE
+            return FileResponse(file, headers={"Cache-Control": cache})
+        if not document.available():
+            return HTMLResponse(NOT_BUILT, status_code=503)
+        page = resolve_page(catalog, request.url.path)
+        meta = page_meta(catalog, page, origin=origin, brand=brand)
+        # Unknown pages still get the app (it draws the error screen) but say 404 to crawlers.
+        html = document.render(meta, brand, api_reads=api_reads(page),
+                               module_urls=chunks.module_urls(screen_module(page)))
+        return HTMLResponse(html, status_code=meta.status_code,
+                            headers={"Cache-Control": REVALIDATE})
+
+    app.include_router(router)

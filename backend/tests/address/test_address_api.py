@@ -1,0 +1,81 @@
+"""The offline address API answers from the bundled ZIP data, and refuses bad input clearly."""
+
+from __future__ import annotations
+
+
+def test_full_address_suggests_the_exact_zip(client):
+    response = client.get("/api/address/suggest", params={"q": "500 Congress Ave, Austin, TX 78701"})
+    assert response.status_code == 200
+    assert response.json()["suggestions"] == [
+        {
+            "label": "500 Congress Ave, Austin, TX 78701",
+            "address1": "500 Congress Ave",
+            "city": "Austin",
+            "state": "TX",
+            "zip": "78701",
+        }
+    ]
+
+
+def test_street_and_city_prefix_suggest_zips_of_that_city(client):
+    suggestions = client.get(
+        "/api/address/suggest", params={"q": "12 Main St, Springfield, IL", "limit": 5}
+    ).json()["suggestions"]
+    assert 1 <= len(suggestions) <= 5
+    assert {(s["city"], s["state"], s["address1"]) for s in suggestions} == {("Springfield", "IL", "12 Main St")}
+    assert all(s["zip"].startswith("62") for s in suggestions)
+
+
+def test_city_alone_lists_exact_names_before_longer_ones(client):
+    suggestions = client.get("/api/address/suggest", params={"q": "Austin", "limit": 20}).json()["suggestions"]
+    cities = [s["city"] for s in suggestions]
+    assert cities[0] == "Austin"
+    assert all(city.startswith("Austin") for city in cities)
+    assert all(s["address1"] == "" for s in suggestions)
+
+
+def test_short_forms_of_city_names_are_spelled_out(client):
+    suggestions = client.get("/api/address/suggest", params={"q": "st louis mo"}).json()["suggestions"]
+    assert suggestions and all((s["city"], s["state"]) == ("Saint Louis", "MO") for s in suggestions)
+
+
+def test_zip_prefix_suggests_zips_in_order(client):
+    suggestions = client.get("/api/address/suggest", params={"q": "9021"}).json()["suggestions"]
+    zips = [s["zip"] for s in suggestions]
+    assert zips == sorted(zips) and zips and all(z.startswith("9021") for z in zips)
+    assert "90210" in zips
+
+
+def test_street_alone_suggests_nothing(client):
+    assert client.get("/api/address/suggest", params={"q": "500 Congress Ave"}).json() == {"suggestions": []}
+
+
+def test_territories_are_left_out(client):
+    # Puerto Rico ZIPs exist in the data, but the lead form's state list has the 50 states only.
+    assert client.get("/api/address/suggest", params={"q": "00901"}).json() == {"suggestions": []}
+
+
+def test_too_short_query_is_a_clear_error(client):
+    response = client.get("/api/address/suggest", params={"q": "a"})
+    assert response.status_code == 422
+    body = response.json()
+    assert body["error"] and "q" in body["fields"]
+
+
+def test_zip_lookup(client):
+    response = client.get("/api/address/zip/10001")
+    assert response.status_code == 200
+    assert response.json() == {"zip": "10001", "city": "New York", "state": "NY", "county": "New York County"}
+    assert "max-age" in response.headers["cache-control"]
+
+
+def test_unknown_zip_is_404_with_a_message(client):
+    response = client.get("/api/address/zip/00000")
+    assert response.status_code == 404
+    assert response.json() == {"error": "Unknown ZIP code", "fields": {"zip": "No US ZIP code 00000 is known."}}
+
+
+def test_malformed_zip_is_422(client):
+    response = client.get("/api/address/zip/7870")
+    assert response.status_code == 422
+    assert "zip_code" in response.json()["fields"]

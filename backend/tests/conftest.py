@@ -1,0 +1,116 @@
+"""Fixtures: the app on a real SQLite file and a throwaway PostgreSQL database, side by side."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine, create_engine, text
+
+from servicematch.app import create_app
+from servicematch.db.base import Base, import_all_models
+from servicematch.db.migrate import upgrade
+from servicematch.settings import Settings
+
+POSTGRES_ADMIN_URL = os.environ.get(
+    "SERVICEMATCH_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
+)
+# SERVICEMATCH_TEST_DATABASES=sqlite runs the suite on one backend while iterating locally.
+BACKENDS = os.environ.get("SERVICEMATCH_TEST_DATABASES", "sqlite,postgresql").split(",")
+
+
+def _create_postgres_database() -> tuple[str, str]:
+    name = f"servicematch_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    base = POSTGRES_ADMIN_URL.rsplit("/", 1)[0].replace("postgresql://", "postgresql+psycopg://", 1)
+    return name, f"{base}/{name}"
+
+
+def _drop_postgres_database(name: str) -> None:
+    with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def database_url(request, tmp_path_factory) -> Iterator[str]:
+    """A migrated database of each backend, created for this run and removed after it."""
+    if request.param == "sqlite":
+        path = tmp_path_factory.mktemp("sqlite") / "servicematch.db"
+        url = f"sqlite:///{path}"
+        upgrade(url)
+        yield url
+        return
+    name, url = _create_postgres_database()
+    try:
+        upgrade(url)
+        yield url
+    finally:
+        _drop_postgres_database(name)
+
+
+@pytest.fixture(scope="session")
+def static_dir(tmp_path_factory) -> Path:
+    """A stand-in for the built site, so API tests do not depend on a frontend build."""
+    root = tmp_path_factory.mktemp("site")
+    (root / "assets").mkdir()
+    (root / "index.html").write_text(
+        '<!doctype html><html lang="en"><head><meta charset="UTF-8" /><title>Default</title>'
+        '<meta name="description" content="Default" /></head>'
+        '<body><div id="root"></div><script type="module" src="/assets/app-1234.js"></script></body></html>'
+    )
+    (root / "assets" / "app-1234.js").write_text("console.log('app')")
+    (root / "robots.txt").write_text("User-agent: *\n")
+    return root
+
+
+@pytest.fixture
+def settings(database_url: str, static_dir: Path, tmp_path: Path) -> Settings:
+    return Settings(
+        environment="test",
+        database_url=database_url,
+        static_dir=static_dir,
+        secret_key="test-secret-key",
+    )
+
+
+def _empty_all_tables(engine: Engine) -> None:
+    import_all_models()
+    with engine.begin() as connection:
+        for table in reversed(Base.metadata.sorted_tables):
+            connection.execute(table.delete())
+
+
+@pytest.fixture
+def app(settings: Settings):
+    application = create_app(settings)
+    yield application
+    _empty_all_tables(application.state.engine)
+    application.state.engine.dispose()
+
+
+@pytest.fixture
+def client(app) -> Iterator[TestClient]:
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def raw_engine(database_url: str) -> Iterator[Engine]:
+    engine = create_engine(database_url)
+    yield engine
+    engine.dispose()
+
+
+def table_names(engine: Engine) -> set[str]:
+    from sqlalchemy import inspect
+
+    return set(inspect(engine).get_table_names())
+
+
+__all__ = ["table_names", "text"]

@@ -1,0 +1,124 @@
+"""Delivery fixtures: real receivers, an app wired to them, leads stored through intake, a test clock."""
+
+from __future__ import annotations
+
+import base64
+import itertools
+import os
+import uuid
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from delivery_receivers import HttpReceiver, SmtpReceiver
+from delivery_support import BUYER_SECRET, FakeClock
+
+from servicematch.delivery.models import Provider, utcnow
+from servicematch.delivery.worker import DeliveryWorker
+from servicematch.intake.checks import CheckedLead
+from servicematch.intake.consent import ConsentEvidence
+from servicematch.intake.service import build_lead, store_lead
+from servicematch.settings import Settings
+
+CONTACT = {
+    "first": "Maria", "last": "Garcia", "email": "maria.garcia@example.com", "phone": "5125550142",
+    "address1": "500 Congress Ave", "address2": "", "city": "Austin", "state": "TX", "zip": "78701",
+}
+
+
+@pytest.fixture
+def receiver() -> Iterator[HttpReceiver]:
+    server = HttpReceiver().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def smtp() -> Iterator[SmtpReceiver]:
+    server = SmtpReceiver().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def settings(database_url: str, static_dir: Path, tmp_path: Path, receiver: HttpReceiver,
+             smtp: SmtpReceiver) -> Settings:
+    # The built-in worker stays off: tests drive a worker themselves, on a clock they control.
+    return Settings(
+        environment="test", database_url=database_url, static_dir=static_dir,
+        secret_key="test-secret-key", data_key=base64.b64encode(os.urandom(32)).decode(),
+        worker_enabled=False, buyer_url=receiver.url, buyer_secret=BUYER_SECRET,
+        smtp_host="127.0.0.1", smtp_port=smtp.port, smtp_starttls=False,
+        # Generous: other work may share this machine, and a slow answer must not look like a failure.
+        delivery_timeout_seconds=10, delivery_lease_seconds=30, admin_token="admin-token",
+        submit_rate_limit=10_000,
+    )
+
+
+@pytest.fixture
+def session_factory(app):
+    return app.state.session_factory
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    # A minute ahead of real time, so leads stored just now are already due.
+    return FakeClock(utcnow() + timedelta(minutes=1))
+
+
+@pytest.fixture
+def worker(app, settings: Settings, clock: FakeClock) -> Iterator[DeliveryWorker]:
+    delivery_worker = DeliveryWorker(session_factory=app.state.session_factory, settings=settings,
+                                     clock=clock)
+    yield delivery_worker
+    delivery_worker.close()
+
+
+@pytest.fixture
+def make_lead(app, settings: Settings):
+    """Store a lead through intake's own store function, so its outbox hook runs as in production."""
+    index = app.state.catalog
+    # Each lead gets its own phone number: a repeated one would be flagged duplicate and,
+    # by design, skip provider matching.
+    phone_suffixes = itertools.count(1000)
+
+    def make(service: str = "hvac", vertical: str = "services", *, state: str = "TX",
+             zip_code: str = "78701", city: str = "Austin", phone: str | None = None,
+             do_not_sell: bool = False, is_test: bool = False):
+        config = index.find(service, vertical)
+        contact = {**CONTACT, "state": state, "zip": zip_code, "city": city,
+                   "phone": phone or f"512555{next(phone_suffixes):04d}"}
+        checked = CheckedLead(service=config, flow="form", contact=contact,
+                              answers={"cq1": "Replace an existing system"})
+        request_id = str(uuid.uuid4())
+        lead = build_lead(settings=settings, checked=checked, request_id=request_id,
+                          request_hash=uuid.uuid4().hex, is_test=is_test, click={"subid1": "abc"},
+                          do_not_sell=do_not_sell)
+        evidence = ConsentEvidence(ip_address="203.0.113.7", user_agent="pytest", page_url="",
+                                   trustedform_cert_url="", global_privacy_control=do_not_sell)
+        return store_lead(session_factory=app.state.session_factory, settings=settings, index=index,
+                          lead=lead, evidence=evidence)
+
+    return make
+
+
+@pytest.fixture
+def add_provider(app):
+    """Insert a provider row directly; the directory's own validation is tested separately."""
+
+    def add(name: str, *, services=("hvac",), states=("TX",), zips=(), radius_miles=None,
+            daily_cap=None, webhook_url=None, webhook_secret=None, active=True,
+            contact_email=None) -> Provider:
+        with app.state.session_factory() as session:
+            provider = Provider(
+                name=name, contact_email=contact_email or f"{name.lower().replace(' ', '.')}@example.com",
+                services=list(services), states=list(states), zips=list(zips), radius_miles=radius_miles,
+                daily_cap=daily_cap, webhook_url=webhook_url, webhook_secret=webhook_secret,
+                active=active, created_at=utcnow(),
+            )
+            session.add(provider)
+            session.commit()
+            return provider
+
+    return add

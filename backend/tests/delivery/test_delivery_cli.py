@@ -1,0 +1,65 @@
+"""Operator commands: providers add|list|disable, leads show, deliveries retry."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+from delivery_support import deliveries_of
+
+from servicematch.cli import main
+from servicematch.settings import get_settings
+
+
+@pytest.fixture
+def cli(monkeypatch, settings):
+    """Run the CLI against the test database, reading settings from the environment like a shell."""
+    for name, value in {"DATABASE_URL": settings.database_url, "DATA_KEY": settings.data_key,
+                        "ENVIRONMENT": "test", "BUYER_URL": settings.buyer_url}.items():
+        monkeypatch.setenv(f"SERVICEMATCH_{name}", value)
+    get_settings.cache_clear()
+    yield lambda *args: CliRunner().invoke(main, list(args), catch_exceptions=False)
+    get_settings.cache_clear()
+
+
+def test_add_list_and_disable_providers(cli, app):
+    added = cli("providers", "add", "--name", "Cool Air", "--email", "dispatch@coolair.example",
+                "--service", "hvac", "--state", "TX,OK", "--zip", "78701", "--radius", "20", "--daily-cap", "5")
+    assert added.exit_code == 0, added.output
+    provider_id = added.output.split()[2]
+
+    listed = cli("providers", "list").output
+    assert "Cool Air" in listed and "TX, OK" not in listed and "OK, TX, 78701 (+20 mi)" in listed
+    assert cli("providers", "disable", provider_id).exit_code == 0
+    assert "DISABLED" in cli("providers", "list").output
+
+
+def test_adding_a_provider_with_bad_input_says_why(cli, app):
+    result = cli("providers", "add", "--name", "X", "--email", "not-an-email", "--service", "hvac",
+                 "--state", "TX")
+    assert result.exit_code != 0 and "email" in result.output.lower()
+
+
+def test_leads_show_prints_deliveries_and_attempts_with_masked_contact(cli, make_lead, worker, receiver):
+    lead = make_lead(phone="5125550142")
+    receiver.mode = "reject"
+    worker.run_until_idle()
+
+    output = cli("leads", "show", lead.request_id).output
+    assert lead.request_id in output and "buyer: REJECTED after 1 attempt(s)" in output
+    assert "HTTP 400" in output and "zip not served" in output
+    assert "m***@example.com" in output and "***-***-0142" in output
+    assert "maria.garcia@example.com" not in output and "5125550142" not in output
+
+
+def test_deliveries_retry_queues_a_rejected_delivery_again(cli, make_lead, worker, receiver, session_factory):
+    lead = make_lead()
+    receiver.mode = "reject"
+    worker.run_until_idle()
+    [delivery] = deliveries_of(session_factory, lead.id)
+
+    assert cli("deliveries", "retry", delivery.id).exit_code == 0
+    receiver.mode = "ok"
+    worker.run_until_idle()
+    assert deliveries_of(session_factory, lead.id)[0].status == "delivered"
+    again = cli("deliveries", "retry", delivery.id)
+    assert again.exit_code != 0 and "only failed or rejected" in again.output

@@ -1,0 +1,40 @@
+"""The worker inside the app: a lead accepted by the API reaches the buyer without any polling wait."""
+
+from __future__ import annotations
+
+import uuid
+
+from delivery_support import deliveries_of, form_submission
+from fastapi.testclient import TestClient
+
+from servicematch.app import create_app
+
+
+def test_the_built_in_worker_sends_an_accepted_lead(app, settings, receiver):
+    # `app` is requested for its clean-up: it empties the tables after the test.
+    # A poll interval far beyond the wait below: only the wake-up on commit can make this pass.
+    served = create_app(settings.model_copy(update={"worker_enabled": True, "worker_poll_seconds": 600}))
+    try:
+        with TestClient(served) as client:
+            request_id = str(uuid.uuid4())
+            body = form_submission(served.state.catalog.find("hvac", "services"), request_id=request_id,
+                                   phone="5125550177")
+            response = client.post("/api/submit-form", json=body)
+            assert response.status_code == 202, response.text
+
+            [received] = receiver.wait_for(1)
+            assert received.json["requestId"] == request_id
+            assert received.json["consumer"]["cq1"] == body["consumer"]["cq1"]
+    finally:
+        served.state.engine.dispose()
+
+
+def test_without_the_worker_deliveries_stay_queued(client, app, session_factory, receiver):
+    body = form_submission(app.state.catalog.find("hvac", "services"), request_id=str(uuid.uuid4()),
+                           phone="5125550178")
+    response = client.post("/api/submit-form", json=body)
+
+    assert response.status_code == 202
+    assert not hasattr(app.state, "delivery_worker")
+    [delivery] = deliveries_of(session_factory, response.json()["leadId"])
+    assert (delivery.kind, delivery.status, delivery.attempt_count) == ("buyer", "pending", 0)

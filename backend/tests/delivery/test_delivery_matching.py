@@ -1,0 +1,97 @@
+"""Matching: service, area (states, ZIPs, radius), daily caps, at most three, round robin."""
+
+from __future__ import annotations
+
+from delivery_support import deliveries_of
+
+from servicematch.delivery.matching import match_providers
+from servicematch.delivery.models import utcnow
+from servicematch.delivery.outbox import matched_provider_names
+
+
+def _matched(session_factory, **lead):
+    with session_factory() as session:
+        return [p.name for p in match_providers(session=session, now=utcnow(), **lead)]
+
+
+AUSTIN = {"vertical": "services", "service": "hvac", "state": "TX", "zip_code": "78701"}
+
+
+def test_only_active_providers_of_the_service_in_the_area_match(add_provider, session_factory):
+    add_provider("Texas Air", states=["TX"])
+    add_provider("Roofers", services=["roofing"], states=["TX"])
+    add_provider("Ohio Air", states=["OH"])
+    add_provider("Retired Air", states=["TX"], active=False)
+    add_provider("Downtown Air", states=[], zips=["78701"])
+    add_provider("Dallas Air", states=[], zips=["75201"])
+
+    assert sorted(_matched(session_factory, **AUSTIN)) == ["Downtown Air", "Texas Air"]
+
+
+def test_a_radius_reaches_nearby_zips_only(add_provider, session_factory):
+    # 78741 (south-east Austin) is a few miles from 78701; 75201 (Dallas) is about 180 miles away.
+    add_provider("Near", states=[], zips=["78741"], radius_miles=15)
+    add_provider("Far", states=[], zips=["75201"], radius_miles=50)
+
+    assert _matched(session_factory, **AUSTIN) == ["Near"]
+
+
+def test_a_vertical_qualified_service_matches_only_that_vertical(add_provider, session_factory):
+    add_provider("Debt Lawyers", services=["legal/debt-relief"], states=["TX"])
+    add_provider("Any Debt Help", services=["debt-relief"], states=["TX"])
+    legal = {**AUSTIN, "vertical": "legal", "service": "debt-relief"}
+    financial = {**AUSTIN, "vertical": "financial", "service": "debt-relief"}
+
+    assert sorted(_matched(session_factory, **legal)) == ["Any Debt Help", "Debt Lawyers"]
+    assert _matched(session_factory, **financial) == ["Any Debt Help"]
+
+
+def test_at_most_three_providers_get_a_lead_in_round_robin(add_provider, make_lead, session_factory):
+    for name in ("A", "B", "C", "D", "E"):
+        add_provider(name)
+
+    rounds = [matched_provider_names(session=session_factory(), lead_id=make_lead().id) for _ in range(5)]
+
+    assert all(len(names) == 3 for names in rounds)
+    counts = {name: sum(name in names for names in rounds) for name in "ABCDE"}
+    assert counts == {name: 3 for name in "ABCDE"}  # 15 slots spread evenly over 5 providers
+    assert [sorted(names) for names in rounds[:3]] == [["A", "B", "C"], ["A", "D", "E"], ["B", "C", "D"]]
+
+
+def test_a_provider_at_its_daily_cap_is_skipped(add_provider, make_lead, session_factory):
+    add_provider("Capped", daily_cap=2)
+    add_provider("Open")
+
+    matched = [matched_provider_names(session=session_factory(), lead_id=make_lead().id) for _ in range(4)]
+
+    assert matched == [["Capped", "Open"], ["Capped", "Open"], ["Open"], ["Open"]]
+
+
+def test_each_matched_provider_gets_a_row_per_channel(add_provider, make_lead, session_factory):
+    add_provider("Hooked", webhook_url="http://127.0.0.1:9/hook")
+    add_provider("Mailed")
+    lead = make_lead()
+
+    rows = {(d.kind, d.provider.name if d.provider_id else None)
+            for d in _with_providers(session_factory, lead.id)}
+    assert rows == {("buyer", None), ("provider_webhook", "Hooked"), ("provider_email", "Hooked"),
+                    ("provider_email", "Mailed")}
+
+
+def test_duplicates_are_not_sent_to_providers_again(add_provider, make_lead, session_factory):
+    add_provider("Texas Air")
+    make_lead(phone="5125550111")
+    duplicate = make_lead(phone="5125550111")
+
+    assert [d.kind for d in deliveries_of(session_factory, duplicate.id)] == ["buyer"]
+
+
+def _with_providers(session_factory, lead_id):
+    from sqlalchemy import select
+    from sqlalchemy.orm import selectinload
+
+    from servicematch.delivery.models import Delivery
+
+    with session_factory() as session:
+        return session.scalars(select(Delivery).where(Delivery.lead_id == lead_id)
+                               .options(selectinload(Delivery.provider))).all()

@@ -1,0 +1,70 @@
+"""Matched providers: a signed webhook with the lead's details and an e-mail through SMTP."""
+
+from __future__ import annotations
+
+import email
+
+from delivery_receivers import HttpReceiver
+from delivery_support import attempts_of, deliveries_of
+
+from servicematch.delivery.models import DeliveryStatus, TargetKind
+from servicematch.delivery.signing import SIGNATURE_HEADER, verify_signature
+
+
+def test_a_lead_reaches_its_providers_by_signed_webhook_and_email(add_provider, make_lead, worker, clock,
+                                                                  smtp, session_factory):
+    hook = HttpReceiver().start()
+    try:
+        add_provider("Cool Air", webhook_url=hook.url, webhook_secret="cool-secret",
+                     contact_email="dispatch@coolair.example")
+        lead = make_lead()
+        assert worker.run_until_idle() == 3  # buyer, webhook, e-mail
+
+        [received] = hook.wait_for(1)
+        assert received.headers["Idempotency-Key"] == lead.request_id
+        assert verify_signature(secret="cool-secret", body=received.body,
+                                header=received.headers[SIGNATURE_HEADER], now=int(clock().timestamp()))
+        body = received.json
+        assert body["type"] == "lead.matched" and body["provider"]["name"] == "Cool Air"
+        assert body["consumer"]["phone"].startswith("512555") and body["consumer"]["last"] == "Garcia"
+        assert body["consumer"]["city"] == "Austin" and body["answers"]["cq1"] == "Replace an existing system"
+        assert "click" not in body
+    finally:
+        hook.stop()
+
+    [(recipients, raw)] = smtp.wait_for(1)
+    message = email.message_from_string(raw)
+    assert recipients == ["dispatch@coolair.example"]
+    assert message["Subject"] == "New hvac request in Austin, TX"
+    text = message.get_payload(decode=True).decode()
+    assert "Maria Garcia" in text and "maria.garcia@example.com" in text and lead.request_id in text
+    assert {d.kind: d.status for d in deliveries_of(session_factory, lead.id)} == {
+        TargetKind.BUYER: DeliveryStatus.DELIVERED, TargetKind.PROVIDER_WEBHOOK: DeliveryStatus.DELIVERED,
+        TargetKind.PROVIDER_EMAIL: DeliveryStatus.DELIVERED}
+
+
+def test_a_mailbox_the_server_refuses_is_a_permanent_rejection(add_provider, make_lead, worker, clock,
+                                                               smtp, session_factory):
+    add_provider("Gone", contact_email="gone@example.com")
+    smtp.refused.add("gone@example.com")
+    lead = make_lead()
+    worker.run_until_idle()
+    clock.advance(days=1)
+    worker.run_until_idle()
+
+    [mail] = [d for d in deliveries_of(session_factory, lead.id) if d.kind == TargetKind.PROVIDER_EMAIL]
+    assert mail.status == DeliveryStatus.REJECTED
+    [attempt] = attempts_of(session_factory, mail.id)
+    assert attempt.status_code == 550 and attempt.target == "mailto:gone@example.com"
+
+
+def test_an_smtp_server_that_is_down_is_retried(add_provider, make_lead, worker, clock, smtp,
+                                                session_factory):
+    add_provider("Later")
+    lead = make_lead()
+    smtp.stop()
+    worker.run_until_idle()
+    [mail] = [d for d in deliveries_of(session_factory, lead.id) if d.kind == TargetKind.PROVIDER_EMAIL]
+    assert (mail.status, mail.attempt_count) == (DeliveryStatus.PENDING, 1)
+    assert attempts_of(session_factory, mail.id)[0].outcome == "retry"
+

@@ -1,0 +1,139 @@
+"""Throughput of POST /api/submit-form against a bare one-row insert in the same app.
+
+Runs the server as `make run` does (SQLite file) and on PostgreSQL, loads each endpoint
+with wrk at 10, 50 and 200 concurrent connections, and writes the table and the
+submit/bare ratio to docs/benchmarks.md.
+
+    uv run python bench/api_throughput.py [--seconds 10] [--levels 10,50,200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from server import ROOT, machine_description, running_server, throwaway_postgres, write_report_section  # noqa: E402
+
+from servicematch.catalog.loader import load_catalog  # noqa: E402
+
+SCRIPT = ROOT / "bench" / "submit.lua"
+ENDPOINTS = {"submit": "/api/submit-form", "bare insert": "/api/bench/insert"}
+SERVER_ENV = {
+    "SERVICEMATCH_BENCHMARK_ROUTES": "true",
+    # One load generator stands for thousands of visitors: lift the per-IP limit.
+    "SERVICEMATCH_SUBMIT_RATE_LIMIT": "100000000",
+}
+
+
+def lead_template(service_slug: str = "hvac", vertical: str = "services") -> str:
+    """A valid lead form payload for one service, built from the catalogue like the browser does."""
+    index = load_catalog(ROOT / "catalog")
+    service = index.find(service_slug, vertical)
+    answers = {}
+    for field in service.fields:
+        if field.mapping is None:
+            continue
+        if field.options:
+            answers[field.mapping] = next(o for o in field.options if o not in field.disqualifiers)
+        elif field.type == "date":
+            answers[field.mapping] = "1970-06-15"
+        else:
+            answers[field.mapping] = "Benchmark answer"
+    consumer = {
+        "first": "Bench", "last": "Mark", "email": "bench.mark@example.com", "phone": "__PHONE__",
+        "address1": "500 Congress Ave", "address2": "", "city": "Austin", "state": "TX", "zip": "78701",
+        **service.hiddenParams.model_dump(), **answers,
+    }
+    payload = {
+        "pid": 16, "sid": 143, "cid": service.cid, "istest": "N", "requestId": "__REQUEST_ID__",
+        "consumer": consumer,
+        "customquestions": {k: v for k, v in answers.items() if k.startswith("cq")},
+        "click": {"domain_url": "http://127.0.0.1/services/hvac", "externalid": "", "subid1": "", "subid2": "",
+                  "fbclid": "", "fbp": "", "useragent": "wrk", "ip": "", "trustedform": ""},
+    }
+    return json.dumps(payload)
+
+
+def run_wrk(url: str, connections: int, seconds: int, body_file: Path) -> dict[str, float]:
+    threads = min(2, connections)
+    completed = subprocess.run(
+        ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s", "-s", str(SCRIPT), url],
+        capture_output=True, text=True, check=True, env={"BENCH_BODY_FILE": str(body_file), "PATH": "/usr/bin:/bin"},
+    )
+    match = re.search(r"BENCH_RESULT (\{.*\})", completed.stdout)
+    if not match:
+        raise RuntimeError(f"wrk printed no result:\n{completed.stdout}\n{completed.stderr}")
+    raw = json.loads(match.group(1))
+    errors = raw["connect"] + raw["read"] + raw["write"] + raw["status"] + raw["timeout"]
+    return {
+        "rps": raw["requests"] / (raw["duration_us"] / 1e6),
+        "p50_ms": raw["p50_us"] / 1000,
+        "p99_ms": raw["p99_us"] / 1000,
+        "errors": errors,
+        "requests": raw["requests"],
+    }
+
+
+def measure(database_url: str, label: str, levels: list[int], seconds: int, body_file: Path) -> list[dict]:
+    rows = []
+    with running_server(database_url, SERVER_ENV) as base_url:
+        run_wrk(base_url + ENDPOINTS["submit"], 10, 2, body_file)  # warm-up: imports, pools, caches
+        for connections in levels:
+            for name, path in ENDPOINTS.items():
+                result = run_wrk(base_url + path, connections, seconds, body_file)
+                rows.append({"database": label, "clients": connections, "endpoint": name, **result})
+                print(f"{label:10} {connections:>4} {name:12} {result['rps']:8.1f} req/s "
+                      f"p50 {result['p50_ms']:7.1f} ms p99 {result['p99_ms']:7.1f} ms errors {result['errors']}")
+    return rows
+
+
+def report(rows: list[dict], seconds: int) -> str:
+    lines = [
+        f"Measured {datetime.now(UTC):%Y-%m-%d} on {machine_description()}; load generator (wrk, 2 threads) "
+        f"on the same machine, {seconds} s per cell, every request a new valid lead (unique requestId and phone).",
+        "",
+        "Reproduce: `uv run python bench/api_throughput.py` (needs Debian's `wrk` and PostgreSQL on 127.0.0.1).",
+        "",
+        "| database | clients | endpoint | req/s | p50 ms | p99 ms | errors | submit / bare |",
+        "|---|---:|---|---:|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        ratio = ""
+        if row["endpoint"] == "submit":
+            bare = next(r for r in rows if r["database"] == row["database"] and r["clients"] == row["clients"]
+                        and r["endpoint"] == "bare insert")
+            ratio = f"{row['rps'] / bare['rps']:.0%}"
+        lines.append(f"| {row['database']} | {row['clients']} | {row['endpoint']} | {row['rps']:.0f} | "
+                     f"{row['p50_ms']:.1f} | {row['p99_ms']:.1f} | {row['errors']} | {ratio} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--levels", default="10,50,200")
+    parser.add_argument("--no-report", action="store_true", help="print only; leave docs/benchmarks.md alone")
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        sys.exit("wrk is missing: apt-get install -y wrk")
+    levels = [int(n) for n in args.levels.split(",")]
+    with tempfile.TemporaryDirectory() as tmp:
+        body_file = Path(tmp) / "lead.json"
+        body_file.write_text(lead_template())
+        rows = measure(f"sqlite:///{Path(tmp) / 'bench.db'}", "SQLite", levels, args.seconds, body_file)
+        with throwaway_postgres() as url:
+            rows += measure(url, "PostgreSQL", levels, args.seconds, body_file)
+    if not args.no_report:
+        write_report_section("API throughput", report(rows, args.seconds))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,138 @@
+"""Browser tests: the real server (built site + API) on a free port, driven by Debian's Chromium."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlalchemy import Engine, create_engine
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "e2e" / "artifacts"
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def server_database_url(tmp_path_factory) -> str:
+    return f"sqlite:///{tmp_path_factory.mktemp('e2e') / 'servicematch.db'}"
+
+
+@pytest.fixture(scope="session")
+def live_server(server_database_url: str) -> Iterator[str]:
+    """`servicematch serve` as a user runs it, on its own port and database."""
+    if not (ROOT / "frontend" / "dist" / "index.html").is_file():
+        pytest.fail("frontend/dist is missing: run `make build` (make test does) before browser tests")
+    port = _free_port()
+    env = {
+        **os.environ,
+        "SERVICEMATCH_DATABASE_URL": server_database_url,
+        "SERVICEMATCH_ENVIRONMENT": "test",
+        "SERVICEMATCH_SITE_ORIGIN": f"http://127.0.0.1:{port}",
+        # Every browser test submits from 127.0.0.1; the per-IP limit is for real visitors.
+        "SERVICEMATCH_SUBMIT_RATE_LIMIT": "10000",
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+    }
+    log = (ARTIFACTS.mkdir(parents=True, exist_ok=True) or ARTIFACTS) / "server.log"
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "servicematch.cli", "serve"], cwd=ROOT, env=env, stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+        base_url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                pytest.fail(f"the server exited early; see {log}")
+            try:
+                if httpx.get(f"{base_url}/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.2)
+        else:
+            process.kill()
+            pytest.fail(f"the server did not answer within 60 s; see {log}")
+        yield base_url
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def server_engine(server_database_url: str, live_server: str) -> Iterator[Engine]:
+    """Read what the server stored, as the tests check leads in the database."""
+    engine = create_engine(server_database_url)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+    }
+
+
+@pytest.fixture(scope="session")
+def base_url(live_server: str) -> str:
+    """pytest-playwright resolves relative page.goto() paths against this."""
+    return live_server
+
+
+@pytest.fixture(params=[PHONE, DESKTOP], ids=["phone", "desktop"])
+def viewport(request) -> dict[str, int]:
+    return request.param
+
+
+@pytest.fixture
+def browser_context_args(browser_context_args, viewport):
+    return {**browser_context_args, "viewport": viewport}
+
+
+@pytest.fixture
+def save_screenshot():
+    """Save a full-page screenshot under e2e/artifacts/ (not committed) for a person to look at."""
+
+    def save(page, name: str) -> Path:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        width = page.viewport_size["width"] if page.viewport_size else 0
+        path = ARTIFACTS / f"{name}-{width}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return save
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Print the Lighthouse scores (test_lighthouse.py) at the end of the run, passed or failed."""
+    results = [
+        value
+        for reports in (terminalreporter.stats.get("passed", []), terminalreporter.stats.get("failed", []))
+        for report in reports
+        if report.when == "call"
+        for name, value in report.user_properties
+        if name == "lighthouse"
+    ]
+    if results:
+        from lighthouse_audit import AUDITED_PATHS, score_table
+
+        results.sort(key=lambda result: AUDITED_PATHS.index(result.path))
+        terminalreporter.write_sep("=", "Lighthouse scores (mobile)")
+        terminalreporter.write_line(score_table(results))

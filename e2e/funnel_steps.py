@@ -1,0 +1,140 @@
+"""Helpers the funnel browser tests share: walking a questionnaire the way a visitor does."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from itertools import count
+
+import httpx
+from playwright.sync_api import Page, expect
+from sqlalchemy import text
+
+BASE_STEP = 98
+PHONE_STEP = 99
+_unique = count(1)
+
+
+@dataclass
+class Contact:
+    first: str = "Maria"
+    last: str = "Garcia"
+    email: str = field(default_factory=lambda: f"maria.{next(_unique)}@example.com")
+    address1: str = "500 Congress Ave"
+    city: str = "Austin"
+    state: str = "TX"
+    zip: str = "78701"
+    phone: str = "5125550142"
+    address: str = "500 Congress Ave, Austin, TX 78701"
+
+
+def service_config(base_url: str, slug: str, vertical: str | None = None) -> dict:
+    path = f"/api/services/{vertical}/{slug}" if vertical else f"/api/services/{slug}"
+    response = httpx.get(base_url + path)
+    response.raise_for_status()
+    return response.json()
+
+
+def lead_form_steps(base_url: str, service: dict) -> list[list[dict]]:
+    """The fields of each step, as the lead form merges them (spec section 3)."""
+    catalog = httpx.get(base_url + "/api/catalog").json()
+    base = catalog["site"]["baseFields"] if service["includeBaseFields"] else []
+    base_ids = {f["id"] for f in base}
+    fields = [*base, *(f for f in service["fields"] if f["id"] not in base_ids)]
+    for f in fields:
+        f["step"] = f["step"] or PHONE_STEP
+    numbers = sorted({f["step"] for f in fields})
+    return [[f for f in fields if f["step"] == n] for n in numbers]
+
+
+def call_flow_steps(service: dict) -> list[list[dict]]:
+    fields = [{**f, "step": f["step"] or 1} for f in service["fields"]]
+    numbers = sorted({f["step"] for f in fields})
+    return [[f for f in fields if f["step"] == n] for n in numbers]
+
+
+def expect_step(page: Page, number: int, total: int) -> None:
+    expect(page.get_by_text(f"Step {number} of {total}", exact=True)).to_be_visible()
+
+
+def first_acceptable(f: dict) -> str:
+    return next(option for option in f["options"] if option not in f["disqualifiers"])
+
+
+def pick_date(page: Page, label: str, year: str, month_name: str, day: str) -> None:
+    page.get_by_label(f"{label} Month").select_option(label=month_name)
+    page.get_by_label(f"{label} Day").select_option(day)
+    page.get_by_label(f"{label} Year").select_option(year)
+
+
+def fill_field(page: Page, f: dict, contact: Contact) -> None:
+    """Answer one field acceptably; radio fields are chosen by the caller (they may advance)."""
+    label = f["label"]
+    kind = f["type"]
+    if kind == "date":
+        pick_date(page, label, "1960", "April", "02")
+    elif kind == "select":
+        value = getattr(contact, f["id"], None) or f["options"][0]
+        page.get_by_label(label, exact=True).select_option(value)
+    elif kind == "textarea":
+        page.get_by_label(re.compile(re.escape(label))).fill("Please call in the afternoon.")
+    elif kind in ("text", "email", "tel", "address"):
+        value = getattr(contact, f["id"], None)
+        if value is None:
+            value = {"email": contact.email, "tel": contact.phone}.get(kind, "Sample answer")
+        page.get_by_label(label, exact=True).fill(value)
+        if kind == "address":
+            # Close the suggestion list so it does not cover the buttons below.
+            page.get_by_label(label, exact=True).press("Escape")
+
+
+def answer_step(page: Page, step_fields: list[dict], contact: Contact, *, last: bool) -> None:
+    """Answer one step acceptably and move on: radio steps advance on the choice itself."""
+    radios = [f for f in step_fields if f["type"] == "radio"]
+    for f in step_fields:
+        if f["type"] != "radio":
+            fill_field(page, f, contact)
+    for f in radios:
+        page.get_by_role("radio", name=first_acceptable(f), exact=True).click()
+    if last:
+        page.get_by_role("checkbox").check()
+        page.get_by_role("button", name="Submit").click()
+    elif not radios:
+        page.get_by_role("button", name="Next").click()
+
+
+def advance_to(page: Page, steps: list[list[dict]], index: int, contact: Contact | None = None) -> None:
+    """Answer the steps before `index` (0-based) and wait until that step shows."""
+    contact = contact or Contact()
+    for number, step_fields in enumerate(steps[:index]):
+        expect_step(page, number + 1, len(steps))
+        answer_step(page, step_fields, contact, last=False)
+    expect_step(page, index + 1, len(steps))
+
+
+def complete_steps(page: Page, steps: list[list[dict]], contact: Contact, *, screenshot=None,
+                   name: str = "") -> None:
+    """Walk every step and press Submit."""
+    total = len(steps)
+    for index, step_fields in enumerate(steps):
+        expect_step(page, index + 1, total)
+        if screenshot and name:
+            kinds = "-".join(sorted({f["type"] for f in step_fields}))
+            screenshot(page, f"{name}-step{index + 1}-{kinds}")
+        answer_step(page, step_fields, contact, last=index == total - 1)
+
+
+def stored_leads(engine, slug: str) -> list[dict]:
+    """The stored leads of a service, oldest first, with their JSON columns decoded."""
+    with engine.connect() as connection:
+        rows = connection.execute(
+            text("SELECT id, flow, vertical, service, cid, answers, click FROM leads WHERE service = :s "
+                 "ORDER BY created_at"),
+            {"s": slug},
+        ).mappings().all()
+
+    def decode(value):
+        return json.loads(value) if isinstance(value, str) else value
+
+    return [{**row, "answers": decode(row["answers"]), "click": decode(row["click"])} for row in rows]

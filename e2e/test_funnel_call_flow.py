@@ -1,0 +1,95 @@
+"""The call flow (final-expense-ib) to /call-thanks, its age check, and the pages around it."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from funnel_steps import (
+    Contact,
+    advance_to,
+    call_flow_steps,
+    complete_steps,
+    expect_step,
+    pick_date,
+    service_config,
+    stored_leads,
+)
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+
+def test_call_flow_ends_on_call_thanks_and_is_stored(page: Page, live_server: str, server_engine,
+                                                      save_screenshot):
+    service = service_config(live_server, "final-expense-ib")
+    steps = call_flow_steps(service)
+    before = len(stored_leads(server_engine, "final-expense-ib"))
+    page.goto("/call/final-expense-ib")
+    expect(page.get_by_role("heading", name=service["title"], level=1)).to_be_visible()
+    complete_steps(page, steps, Contact(), screenshot=save_screenshot, name="call")
+
+    expect(page.get_by_text("Checking Availability In Your Area...")).to_be_visible()
+    expect(page.get_by_text("Please wait a moment")).to_be_visible()
+    expect(page.get_by_role("heading", name="Success! You've been pre-qualified for up to $25,000 in final "
+                                            "expense coverage for your loved ones.")).to_be_visible(timeout=10_000)
+    expect(page.get_by_text(service["phoneCallToAction"])).to_be_visible()
+    expect(page.get_by_text("Call before 6 PM ET to claim your coverage:")).to_be_visible()
+    expect(page.get_by_role("link", name=service["ringbaPhoneNumber"])).to_have_attribute("href", "tel:+18885550142")
+    expect(page.get_by_text("Current Wait Time: 1 Minute")).to_be_visible()
+    expect(page.get_by_text("3 Agents Available - Enrollment Ends @ 6PM EST")).to_be_visible()
+    save_screenshot(page, "call-thanks")
+
+    leads = stored_leads(server_engine, "final-expense-ib")
+    assert len(leads) == before + 1
+    assert leads[-1]["flow"] == "call"
+
+
+def test_age_outside_the_bounds_goes_to_disqualified(page: Page, live_server: str):
+    steps = call_flow_steps(service_config(live_server, "final-expense-ib"))
+    page.goto("/call/final-expense-ib")
+    advance_to(page, steps, 2)
+    today = date.today()
+    birth_year = today.year - 40
+    pick_date(page, "What is your date of birth?", str(birth_year), "January", "01")
+    page.get_by_role("button", name="Next").click()
+
+    expect(page).to_have_url(f"{live_server}/disqualified")
+    expect(page.get_by_role("heading", name="We're sorry...")).to_be_visible()
+    age = today.year - birth_year
+    expect(page.get_by_text(f"Based on your age ({age}), you do not meet our requirements of 50-75 years old.")) \
+        .to_be_visible()
+    expect(page.get_by_text("Please contact your local insurance provider for coverage options.")).to_be_visible()
+    # The redirect replaced the questionnaire in history.
+    page.go_back()
+    expect(page).not_to_have_url(f"{live_server}/disqualified")
+    expect(page).not_to_have_url(f"{live_server}/call/final-expense-ib")
+
+
+def test_call_flow_required_answer_stops_without_message(page: Page, live_server: str):
+    steps = call_flow_steps(service_config(live_server, "final-expense-ib"))
+    page.goto("/call/final-expense-ib")
+    advance_to(page, steps, 1)
+    page.get_by_role("button", name="Next").click()
+    expect_step(page, 2, len(steps))
+    expect(page.get_by_role("alert")).to_have_count(0)
+
+
+def test_call_thanks_without_a_phone_number_redirects_home(page: Page, live_server: str):
+    page.goto("/call-thanks")
+    expect(page).to_have_url(f"{live_server}/")
+
+
+def test_disqualified_page_defaults(page: Page, live_server: str, save_screenshot):
+    page.goto("/disqualified")
+    expect(page.get_by_role("heading", name="We're sorry...")).to_be_visible()
+    expect(page.get_by_text("We're unable to assist you at this time.")).to_be_visible()
+    expect(page.get_by_text("Please try again later.")).to_be_visible()
+    save_screenshot(page, "disqualified")
+    page.get_by_role("link", name="Return Home").click()
+    expect(page).to_have_url(f"{live_server}/")
+
+
+def test_call_flow_of_a_form_service_is_not_found(page: Page):
+    page.goto("/call/hvac")
+    expect(page.get_by_role("heading", name="Service Not Found")).to_be_visible()

@@ -1,0 +1,56 @@
+import { Link, useLocation } from 'react-router'
+
+const PARTNERS_PHRASE = /marketing partners/i
+
+/** The consent checkbox with the service's consent text; "marketing partners" opens the partner list. */
+export function ConsentBlock({
+  text,
+  checked,
+  onChange,
+  disabled,
+}: {
+  text: string
+  checked: boolean
+  onChange: (checked: boolean) => void
+  disabled: boolean
+}) {
+  const location = useLocation()
+  const partnersLink = (words: string) => (
+    <Link
+      to="/marketing-partners"
+      state={{ backgroundLocation: location }}
+      className="font-semibold text-brand-700 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-brand-600"
+    >
+      {words}
+    </Link>
+  )
+  const match = PARTNERS_PHRASE.exec(text)
+  return (
+    <div className="rounded-lg border border-slate-200 bg-slate-50 p-3">
+      <div className="flex items-start gap-3">
+        <input
+          id="consent"
+          type="checkbox"
+          checked={checked}
+          disabled={disabled}
+          onChange={(event) => onChange(event.target.checked)}
+          className="mt-1 size-5 shrink-0 accent-brand-600"
+        />
+        <label htmlFor="consent" className="text-xs leading-relaxed text-slate-700">
+          {match ? (
+            <>
+              {text.slice(0, match.index)}
+              {partnersLink(match[0])}
+              {text.slice(match.index + match[0].length)}
+            </>
+          ) : (
+            text
+          )}
+        </label>
+      </div>
+      {match ? null : (
+        <p className="mt-2 pl-8 text-xs text-slate-600">See our {partnersLink('marketing partners')}.</p>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,50 @@
+import { useEffect } from 'react'
+import { Navigate, useLocation } from 'react-router'
+import { PhoneLink } from '../features/call-flow/phone-link'
+import { FullScreenLoader, useElapsed } from '../features/lead-form/full-screen-loader'
+import { loadCallTracking } from '../lib/third-party/call-tracking'
+import { useCompleteRegistration } from '../lib/third-party/use-complete-registration'
+
+interface CallThanksState {
+  phoneNumber?: string
+  callToAction?: string
+  jsid?: string
+  service?: string
+}
+
+/** /call-thanks: the 4 s availability check, then the pre-qualification and the number to call. */
+export default function CallThanksPage() {
+  const state = (useLocation().state ?? {}) as CallThanksState
+  if (!state.phoneNumber) return <Navigate to="/" replace />
+  return <CallThanks phoneNumber={state.phoneNumber} callToAction={state.callToAction} jsid={state.jsid} />
+}
+
+function CallThanks({ phoneNumber, callToAction, jsid }: { phoneNumber: string; callToAction?: string; jsid?: string }) {
+  const done = useElapsed()
+  const config = useCompleteRegistration()
+  useEffect(() => {
+    // The tracking script swaps in the number that attributes this call.
+    if (config && jsid) loadCallTracking(config.callTrackingScriptUrl, jsid)
+  }, [config, jsid])
+
+  if (!done) return <FullScreenLoader title="Checking Availability In Your Area..." subtitle="Please wait a moment" />
+  return (
+    <div className="mx-auto flex w-full max-w-xl flex-1 flex-col items-center px-4 py-10 text-center sm:py-16">
+      <h1 className="text-2xl font-bold leading-snug text-brand-900 sm:text-3xl">
+        Success! You've been pre-qualified for up to $25,000 in final expense coverage for your loved ones.
+      </h1>
+      {callToAction && <p className="mt-4 text-lg text-slate-700">{callToAction}</p>}
+      <p className="mt-8 text-lg font-semibold text-slate-900">Call before 6 PM ET to claim your coverage:</p>
+      <PhoneLink
+        phoneNumber={phoneNumber}
+        pixelId={config?.pixelId ?? ''}
+        asButton
+        className="mt-3"
+      />
+      <div className="mt-8 rounded-xl bg-slate-50 px-6 py-4 text-slate-700">
+        <p className="font-semibold">Current Wait Time: 1 Minute</p>
+        <p className="mt-1 text-sm">3 Agents Available - Enrollment Ends @ 6PM EST</p>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,72 @@
+import { useEffect } from 'react'
+import { useLocation, useParams } from 'react-router'
+import { AddressAutocomplete } from '../features/address/address-autocomplete'
+import { CallFlow } from '../features/call-flow/call-flow'
+import { formatAddress } from '../features/call-flow/call-steps'
+import { PhoneLink } from '../features/call-flow/phone-link'
+import { ServiceStatus } from '../features/lead-form/service-status'
+import { useCatalogState } from '../lib/catalog-context'
+import type { StoredAddress } from '../lib/storage-keys'
+import { loadCallTracking } from '../lib/third-party/call-tracking'
+import { serviceKey, useService } from '../lib/use-service'
+
+/** An address handed over in navigation state: a one-line string or the home page's pick. */
+function addressFromState(state: unknown): string | undefined {
+  const address = (state as { address?: string | StoredAddress } | null)?.address
+  if (!address) return undefined
+  return typeof address === 'string' ? address : formatAddress(address)
+}
+
+/** /call/:service(/:state): the call-flow questionnaire, then /call-thanks. */
+export default function CallPage() {
+  const { service: serviceParam } = useParams()
+  const location = useLocation()
+  const result = useService(serviceKey(serviceParam))
+  const catalogState = useCatalogState()
+  const config = catalogState.status === 'ready' ? catalogState.catalog.config : null
+  const service = result.status === 'ready' ? result.service : null
+
+  useEffect(() => {
+    if (config && service) loadCallTracking(config.callTrackingScriptUrl, service.ringbaJSid)
+  }, [config, service])
+
+  if (result.status !== 'ready') return <ServiceStatus state={result} />
+  // Only services with a number to call have a call flow.
+  if (result.service.flow !== 'call') return <ServiceStatus state={{ status: 'not-found' }} />
+  if (catalogState.status !== 'ready') return <ServiceStatus state={catalogState.status === 'error' ? catalogState : { status: 'loading' }} />
+
+  const ready = result.service
+  return (
+    <div className="mx-auto w-full max-w-xl px-4 py-6 sm:py-10">
+      <h1 className="text-2xl font-bold text-brand-900 sm:text-3xl">{ready.title}</h1>
+      <p className="mt-3 text-slate-700">{ready.description}</p>
+      <div className="mt-6">
+        <CallFlow
+          service={ready}
+          catalog={catalogState.catalog}
+          initialAddress={addressFromState(location.state)}
+          renderAddress={({ field, value, onChange, error }) => (
+            <div>
+              <AddressAutocomplete
+                id={`field-${field.id}`}
+                label={field.label}
+                value={value}
+                onChange={onChange}
+                onSelect={(address) => onChange(formatAddress(address))}
+                placeholder={field.placeholder ?? undefined}
+              />
+              <p aria-live="polite" className="mt-1 text-sm font-medium text-red-700">{error ?? ''}</p>
+            </div>
+          )}
+        />
+      </div>
+      {ready.ringbaPhoneNumber && (
+        <aside className="mt-6 rounded-xl bg-brand-50 p-4 text-center">
+          {ready.phoneCallToAction && <p className="font-semibold text-brand-900">{ready.phoneCallToAction}</p>}
+          <p className="mt-1 text-sm text-slate-700">Prefer to talk now? Call</p>
+          <PhoneLink phoneNumber={ready.ringbaPhoneNumber} pixelId={catalogState.catalog.config.pixelId} className="mt-1 text-xl" />
+        </aside>
+      )}
+    </div>
+  )
+}

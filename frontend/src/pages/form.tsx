@@ -1,0 +1,17 @@
+import { useParams } from 'react-router'
+import { LeadForm } from '../features/lead-form/lead-form'
+import { ServiceStatus } from '../features/lead-form/service-status'
+import { serviceKey, useService } from '../lib/use-service'
+
+/** /form/:service(/:state): the multi-step lead form on its own. */
+export default function FormPage() {
+  const { service: serviceParam, state } = useParams()
+  const result = useService(serviceKey(serviceParam))
+  if (result.status !== 'ready') return <ServiceStatus state={result} />
+  return (
+    <div className="mx-auto w-full max-w-xl px-4 py-6 sm:py-10">
+      <h1 className="sr-only">{result.service.title}</h1>
+      <LeadForm service={result.service} stateCode={state} />
+    </div>
+  )
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Everything `make test` runs, after making sure the machine has what the tests need.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ensure_chromium() {
+  command -v chromium >/dev/null 2>&1 && return
+  echo "installing Debian's chromium for the browser tests"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+}
+
+ensure_postgres() {
+  pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null && return
+  if ! ls /etc/postgresql/*/main >/dev/null 2>&1; then
+    echo "installing PostgreSQL for the database tests"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+  fi
+  echo "starting PostgreSQL"
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n 1)" main start
+  for _ in $(seq 1 30); do pg_isready -q -h 127.0.0.1 -p 5432 && return; sleep 1; done
+  echo "PostgreSQL did not start" >&2
+  exit 1
+}
+
+ensure_chromium
+ensure_postgres
+
+echo "== frontend unit tests (vitest)"
+(cd frontend && npm test --silent)
+
+echo "== backend, API and browser tests (pytest, SQLite and PostgreSQL)"
+python3 -m uv run --frozen pytest "$@"
