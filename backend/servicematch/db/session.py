@@ -5,17 +5,29 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, make_url
 from sqlalchemy.orm import Session, sessionmaker
+
+from servicematch.db.sqlite_writer import SQLiteWriterQueue
+
+SQLITE_BUSY_TIMEOUT_SECONDS = 30
+# Starlette runs sync endpoints on a pool of 40 threads; each may hold one connection.
+SQLITE_POOL_SIZE = 40
 
 
 def make_engine(url: str) -> Engine:
-    """An engine tuned for the backend: SQLite gets WAL and a busy timeout for concurrent writers."""
+    """An engine tuned for the backend: SQLite gets WAL, a busy timeout and in-process writer queueing."""
     if url.startswith("sqlite"):
-        path = url.split("///", 1)[-1]
-        if path and path != ":memory:":
+        path = make_url(url).database
+        in_memory = not path or path == ":memory:"
+        if not in_memory:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        # As many connections as the server has request threads, so none is opened per request.
+        pooling = {} if in_memory else {"pool_size": SQLITE_POOL_SIZE, "max_overflow": SQLITE_POOL_SIZE}
+        engine = create_engine(
+            url, connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_SECONDS}, **pooling
+        )
+        SQLiteWriterQueue(timeout_seconds=SQLITE_BUSY_TIMEOUT_SECONDS).install(engine)
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection, _record) -> None:
