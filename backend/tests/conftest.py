@@ -90,6 +90,7 @@ def _empty_all_tables(engine: Engine) -> None:
 def app(settings: Settings):
     application = create_app(settings)
     yield application
+    application.state.lead_writer.stop()  # tests without a TestClient never ran the shutdown hooks
     _empty_all_tables(application.state.engine)
     application.state.engine.dispose()
 

@@ -17,11 +17,13 @@ router = APIRouter(prefix="/api", tags=["catalog"])
 CACHE_CONTROL = "public, max-age=300"
 
 
-def get_catalog(request: Request) -> CatalogIndex:
+# These dependencies only read app state, so they are coroutines: FastAPI runs a plain `def`
+# dependency on the thread pool, one thread hop per dependency per request.
+async def get_catalog(request: Request) -> CatalogIndex:
     return request.app.state.catalog
 
 
-def get_settings_dep(request: Request) -> Settings:
+async def get_settings_dep(request: Request) -> Settings:
     return request.app.state.settings
 
 

@@ -7,13 +7,14 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 
 import zipcodes
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 from sqlalchemy.orm import Session
 
 from servicematch.delivery.models import Delivery, Provider, as_utc
 
 MAX_PROVIDERS_PER_LEAD = 3
 EARTH_RADIUS_MILES = 3958.8
+ACTIVE_PROVIDERS_KEY = "servicematch.active_providers"
 
 
 @lru_cache(maxsize=50_000)
@@ -63,7 +64,11 @@ def serves_location(provider: Provider, *, state: str | None, zip_code: str | No
 
 
 def _sent_today(*, session: Session, provider_ids: list[str], now: datetime) -> dict[str, int]:
-    """Leads matched to each provider since midnight UTC (all its channels count as one lead)."""
+    """Leads matched to each provider since midnight UTC (all its channels count as one lead).
+
+    Counts the rows already stored and those added to this session but not yet written (the
+    other leads of a batch stored in one transaction).
+    """
     midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
     rows = session.execute(
         select(Delivery.provider_id, func.count(func.distinct(Delivery.lead_id)))
@@ -71,7 +76,27 @@ def _sent_today(*, session: Session, provider_ids: list[str], now: datetime) -> 
                Delivery.created_at < midnight + timedelta(days=1))
         .group_by(Delivery.provider_id)
     ).all()
-    return {provider_id: count for provider_id, count in rows}
+    counts = {provider_id: count for provider_id, count in rows}
+    wanted = set(provider_ids)
+    unwritten = {(row.provider_id, row.lead_id) for row in session.new
+                 if isinstance(row, Delivery) and row.provider_id in wanted}
+    for provider_id, _lead_id in unwritten:
+        counts[provider_id] = counts.get(provider_id, 0) + 1
+    return counts
+
+
+def _active_providers(session: Session) -> list[Provider]:
+    """Active providers, read once per transaction: the leads of a batch share one read."""
+    cached = session.info.get(ACTIVE_PROVIDERS_KEY)
+    if cached is None:
+        cached = session.scalars(select(Provider).where(Provider.active.is_(True))).all()
+        session.info[ACTIVE_PROVIDERS_KEY] = cached
+
+        @event.listens_for(session, "after_transaction_end", once=True)
+        def _forget(ended_session: Session, _transaction) -> None:
+            ended_session.info.pop(ACTIVE_PROVIDERS_KEY, None)
+
+    return cached
 
 
 def match_providers(
@@ -79,7 +104,7 @@ def match_providers(
     now: datetime, limit: int = MAX_PROVIDERS_PER_LEAD,
 ) -> list[Provider]:
     """The active providers for this lead, under their daily cap, least recently matched first."""
-    active = session.scalars(select(Provider).where(Provider.active.is_(True))).all()
+    active = _active_providers(session)
     candidates = [
         provider for provider in active
         if offers_service(provider, vertical=vertical, service=service)

@@ -1,4 +1,4 @@
-"""Store an accepted lead: one transaction holds the lead, its consent record and delivery's rows."""
+"""Store accepted leads: one transaction holds each lead, its consent record and delivery's rows."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import hashlib
 import json
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import timedelta
 
 from sqlalchemy import select
@@ -54,19 +55,29 @@ def fingerprint(body: dict) -> str:
 def find_replay(*, session: Session, request_id: str, request_hash: str) -> Lead | None:
     """The lead an earlier identical request created; 409 when the requestId meant something else."""
     lead = session.scalars(select(Lead).where(Lead.request_id == request_id)).one_or_none()
-    if lead is not None and lead.request_hash != request_hash:
+    return _replay_of(lead, request_hash) if lead is not None else None
+
+
+def _replay_of(earlier: Lead, request_hash: str) -> Lead:
+    if earlier.request_hash != request_hash:
         raise ServiceMatchError(REUSED_REQUEST_ID, fields={"requestId": REUSED_REQUEST_ID}, status_code=409)
-    return lead
+    return earlier
 
 
-def _is_duplicate(*, session: Session, service: str, phone_hash: str | None, settings: Settings) -> bool:
-    if phone_hash is None:
-        return False
-    since = utcnow() - timedelta(days=settings.duplicate_window_days)
-    earlier = select(Lead.id).where(
-        Lead.service == service, Lead.phone_hash == phone_hash, Lead.created_at >= since
-    ).limit(1)
-    return session.scalars(earlier).first() is not None
+def _mark_duplicates(*, session: Session, leads: list[Lead], settings: Settings) -> None:
+    """Flag each lead whose service and phone came in during the window, earlier in the batch included."""
+    phone_hashes = {lead.phone_hash for lead in leads if lead.phone_hash}
+    seen: set[tuple[str, str]] = set()
+    if phone_hashes:
+        since = utcnow() - timedelta(days=settings.duplicate_window_days)
+        rows = session.execute(
+            select(Lead.service, Lead.phone_hash).where(Lead.phone_hash.in_(phone_hashes), Lead.created_at >= since)
+        )
+        seen = {(service, phone_hash) for service, phone_hash in rows}
+    for lead in leads:
+        key = (lead.service, lead.phone_hash)
+        lead.is_duplicate = lead.phone_hash is not None and key in seen
+        seen.add(key)
 
 
 def build_lead(*, settings: Settings, checked: CheckedLead, request_id: str, request_hash: str,
@@ -101,35 +112,92 @@ def build_lead(*, settings: Settings, checked: CheckedLead, request_id: str, req
     )
 
 
+@dataclass(frozen=True)
+class NewLead:
+    """A checked, encrypted lead and the consent evidence of its request, ready to store."""
+
+    lead: Lead
+    evidence: ConsentEvidence
+
+
 def store_lead(*, session_factory: sessionmaker[Session], settings: Settings, index: CatalogIndex,
                lead: Lead, evidence: ConsentEvidence) -> Lead:
-    """Commit the lead with its consent record and hook rows, or return the lead a racing twin stored."""
+    """Commit one lead with its consent record and hook rows, or return the lead a twin stored."""
+    (outcome,) = store_leads(session_factory=session_factory, settings=settings, index=index,
+                             new_leads=[NewLead(lead, evidence)])
+    if isinstance(outcome, Exception):
+        raise outcome
+    return outcome
+
+
+def store_leads(*, session_factory: sessionmaker[Session], settings: Settings, index: CatalogIndex,
+                new_leads: list[NewLead]) -> list[Lead | ServiceMatchError]:
+    """Commit leads in one transaction; for each, the stored lead (or its earlier twin) or its refusal.
+
+    A requestId seen before answers with the lead it created (409 if the body differs), whether
+    that lead is in the database or earlier in this batch. Should an insert still collide (a
+    twin committed by another process meanwhile), the batch is rolled back and each lead is
+    stored on its own, so one lead never costs another its place.
+    """
     from .payload import buyer_payload
 
+    outcomes: list[Lead | ServiceMatchError | None] = [None] * len(new_leads)
     with session_factory() as session:
-        lead.is_duplicate = _is_duplicate(session=session, service=lead.service, phone_hash=lead.phone_hash,
-                                          settings=settings)
-        service = index.find(lead.service, lead.vertical)
-        lead.consent = build_consent_record(index=index, service=service, brand_name=settings.brand_name,
-                                            evidence=evidence)
-        session.add(lead)
-        # Hooks read (providers, caps) before anything is written: on SQLite the first INSERT
-        # takes the database's single write lock, so every read done first is time other
-        # requests are not kept waiting.
-        with session.no_autoflush:
-            payload = buyer_payload(lead=lead, settings=settings)
-            for hook in _lead_stored_hooks:
-                hook(session, lead, payload)
+        request_ids = {item.lead.request_id for item in new_leads}
+        known = {lead.request_id: lead for lead in
+                 session.scalars(select(Lead).where(Lead.request_id.in_(request_ids)))}
+        fresh: list[NewLead] = []
+        for position, item in enumerate(new_leads):
+            earlier = known.get(item.lead.request_id)
+            if earlier is None:
+                known[item.lead.request_id] = item.lead
+                fresh.append(item)
+                continue
+            try:
+                outcomes[position] = _replay_of(earlier, item.lead.request_hash)
+            except ServiceMatchError as refusal:
+                outcomes[position] = refusal
+        _mark_duplicates(session=session, leads=[item.lead for item in fresh], settings=settings)
+        for item in fresh:
+            lead = item.lead
+            service = index.find(lead.service, lead.vertical)
+            lead.consent = build_consent_record(index=index, service=service, brand_name=settings.brand_name,
+                                                evidence=item.evidence)
+            session.add(lead)
+            # Hooks read (providers, caps) before anything is written: on SQLite the first INSERT
+            # takes the database's single write lock, so every read done first is time other
+            # requests are not kept waiting.
+            with session.no_autoflush:
+                payload = buyer_payload(lead=lead, settings=settings)
+                for hook in _lead_stored_hooks:
+                    hook(session, lead, payload)
         try:
-            # The unique requestId settles races: the first insert wins, the others land below.
+            # The unique requestId settles races: the first insert wins.
             session.flush()
         except IntegrityError:
             session.rollback()
-            winner = find_replay(session=session, request_id=lead.request_id, request_hash=lead.request_hash)
-            if winner is None:
-                raise
-            return winner
+            if len(new_leads) == 1:
+                winner = find_replay(session=session, request_id=new_leads[0].lead.request_id,
+                                     request_hash=new_leads[0].lead.request_hash)
+                if winner is None:
+                    raise
+                return [winner]
+            return [_store_alone(session_factory=session_factory, settings=settings, index=index, item=item)
+                    for item in new_leads]
         session.commit()
-    log.info("stored lead %s for %s/%s%s", lead.id, lead.vertical, lead.service,
-             " (duplicate)" if lead.is_duplicate else "")
-    return lead
+    for position, item in enumerate(new_leads):
+        if outcomes[position] is None:
+            outcomes[position] = known[item.lead.request_id]
+    for item in fresh:
+        log.info("stored lead %s for %s/%s%s", item.lead.id, item.lead.vertical, item.lead.service,
+                 " (duplicate)" if item.lead.is_duplicate else "")
+    return outcomes
+
+
+def _store_alone(*, session_factory: sessionmaker[Session], settings: Settings, index: CatalogIndex,
+                 item: NewLead) -> Lead | ServiceMatchError:
+    try:
+        return store_lead(session_factory=session_factory, settings=settings, index=index,
+                          lead=item.lead, evidence=item.evidence)
+    except ServiceMatchError as refusal:
+        return refusal

@@ -18,7 +18,7 @@ from servicematch.delivery.models import Provider, utcnow
 from servicematch.delivery.worker import DeliveryWorker
 from servicematch.intake.checks import CheckedLead
 from servicematch.intake.consent import ConsentEvidence
-from servicematch.intake.service import build_lead, store_lead
+from servicematch.intake.service import NewLead, build_lead, store_lead, store_leads
 from servicematch.settings import Settings
 
 CONTACT = {
@@ -85,7 +85,7 @@ def make_lead(app, settings: Settings):
 
     def make(service: str = "hvac", vertical: str = "services", *, state: str = "TX",
              zip_code: str = "78701", city: str = "Austin", phone: str | None = None,
-             do_not_sell: bool = False, is_test: bool = False):
+             do_not_sell: bool = False, is_test: bool = False, store: bool = True):
         config = index.find(service, vertical)
         contact = {**CONTACT, "state": state, "zip": zip_code, "city": city,
                    "phone": phone or f"512555{next(phone_suffixes):04d}"}
@@ -97,8 +97,22 @@ def make_lead(app, settings: Settings):
                           do_not_sell=do_not_sell)
         evidence = ConsentEvidence(ip_address="203.0.113.7", user_agent="pytest", page_url="",
                                    trustedform_cert_url="", global_privacy_control=do_not_sell)
+        if not store:
+            return NewLead(lead=lead, evidence=evidence)
         return store_lead(session_factory=app.state.session_factory, settings=settings, index=index,
                           lead=lead, evidence=evidence)
+
+    return make
+
+
+@pytest.fixture
+def make_leads_together(app, settings: Settings, make_lead):
+    """Store several leads in one transaction, as the lead writer does under load."""
+
+    def make(count: int, **lead) -> list:
+        batch = [make_lead(store=False, **lead) for _ in range(count)]
+        return store_leads(session_factory=app.state.session_factory, settings=settings,
+                           index=app.state.catalog, new_leads=batch)
 
     return make
 

@@ -67,6 +67,19 @@ def test_a_provider_at_its_daily_cap_is_skipped(add_provider, make_lead, session
     assert matched == [["Capped", "Open"], ["Capped", "Open"], ["Open"], ["Open"]]
 
 
+def test_leads_stored_together_keep_the_turn_order_and_the_caps(add_provider, make_leads_together,
+                                                                  session_factory):
+    add_provider("Capped", daily_cap=1)
+    for name in ("B", "C", "D"):
+        add_provider(name)
+
+    leads = make_leads_together(3)
+
+    matched = [matched_provider_names(session=session_factory(), lead_id=lead.id) for lead in leads]
+    # The cap counts the batch's own unwritten rows; the turn passes on inside the batch.
+    assert matched == [["B", "C", "Capped"], ["B", "C", "D"], ["B", "C", "D"]]
+
+
 def test_each_matched_provider_gets_a_row_per_channel(add_provider, make_lead, session_factory):
     add_provider("Hooked", webhook_url="http://127.0.0.1:9/hook")
     add_provider("Mailed")

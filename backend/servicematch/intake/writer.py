@@ -1,0 +1,124 @@
+"""Group commit: one thread stores the leads that arrive together, in one transaction.
+
+Every accepted lead used to take its own connection, transaction and commit; under load the
+commits and SQLite's single write lock set the pace. Request threads now check, encrypt and
+build their lead as before, hand it to this writer and wait; the writer takes whatever has
+queued up meanwhile (one lead when traffic is light, so nothing waits for a batch to fill),
+stores it with `store_leads` and answers each request. A request is answered only after its
+lead is committed, so a 202 still means the lead is on disk; while it waits it holds no thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import queue
+import threading
+from concurrent.futures import Future
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from servicematch.catalog.loader import CatalogIndex
+from servicematch.errors import ServiceMatchError
+from servicematch.settings import Settings
+
+from .models import Lead
+from .service import NewLead, store_leads
+
+log = logging.getLogger("servicematch.intake")
+
+# Bounds one transaction (and so how long the others wait for the write lock) under a burst.
+MAX_BATCH = 100
+NOT_SAVED = "We could not save your request just now. Please try again in a moment."
+
+
+class LeadWriter:
+    """A thread that stores queued leads in batches; `store` returns once its lead is committed."""
+
+    def __init__(self, *, session_factory: sessionmaker[Session], settings: Settings, index: CatalogIndex,
+                 wait_seconds: float = 30.0) -> None:
+        self._store = lambda batch: store_leads(session_factory=session_factory, settings=settings,
+                                                index=index, new_leads=batch)
+        self._wait_seconds = wait_seconds
+        self._queue: queue.SimpleQueue[tuple[NewLead, Future] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._start_lock = threading.Lock()
+
+    async def store(self, new_lead: NewLead) -> Lead:
+        """The stored lead (or the earlier one its requestId names); raises the lead's refusal."""
+        self._ensure_started()
+        answer: Future = Future()
+        self._queue.put((new_lead, answer))
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(answer), timeout=self._wait_seconds)
+        except TimeoutError:
+            # The lead may still be written; the browser's retry carries the same requestId,
+            # which then answers with that lead instead of storing it twice.
+            log.error("lead %s was not stored within %.0f s", new_lead.lead.request_id, self._wait_seconds)
+            raise ServiceMatchError(NOT_SAVED, status_code=503, headers={"Retry-After": "5"}) from None
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Store what is queued, then end the thread."""
+        thread = self._thread
+        if thread is not None and thread.is_alive():
+            self._queue.put(None)
+            thread.join(timeout)
+
+    def _ensure_started(self) -> None:
+        if self._thread is not None and self._thread.is_alive():
+            return
+        with self._start_lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="lead-writer", daemon=True)
+                self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            stopping = False
+            while len(batch) < MAX_BATCH:
+                try:
+                    queued = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if queued is None:
+                    stopping = True
+                    break
+                batch.append(queued)
+            for _, answer in batch:
+                # From here on the answer cannot be cancelled. One whose request already gave up
+                # (timed out) is still stored: its retry, with the same requestId, replays it.
+                answer.set_running_or_notify_cancel()
+            try:
+                self._write(batch)
+            except Exception:  # never let the thread die and leave later requests unanswered
+                log.exception("the lead writer failed on a batch of %d", len(batch))
+            if stopping:
+                return
+
+    def _write(self, batch: list[tuple[NewLead, Future]]) -> None:
+        try:
+            outcomes = self._store([new_lead for new_lead, _ in batch])
+        except Exception:
+            if len(batch) == 1:
+                log.exception("storing lead %s failed", batch[0][0].lead.request_id)
+                _answer(batch[0][1], ServiceMatchError(NOT_SAVED, status_code=503, headers={"Retry-After": "5"}))
+                return
+            # One lead's failure must not cost the others their place: store each alone.
+            for item in batch:
+                self._write([item])
+            return
+        for (_, answer), outcome in zip(batch, outcomes, strict=True):
+            _answer(answer, outcome)
+
+
+def _answer(answer: Future, outcome: Lead | Exception) -> None:
+    if answer.done():  # its request gave up waiting; nobody is listening
+        return
+    if isinstance(outcome, Exception):
+        answer.set_exception(outcome)
+    else:
+        answer.set_result(outcome)
