@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from servicematch.catalog.loader import CatalogIndex
 from servicematch.catalog.schema import ServiceConfig
 
-from .models import ConsentRecord, utcnow
+from .models import ConsentRecord, new_id, utcnow
 
 
 @dataclass(frozen=True)
@@ -27,10 +27,12 @@ def text_digest(text: str) -> str:
 
 
 def build_consent_record(*, index: CatalogIndex, service: ServiceConfig, brand_name: str,
-                         evidence: ConsentEvidence) -> ConsentRecord:
+                         evidence: ConsentEvidence, lead_id: str) -> ConsentRecord:
     """The consent row for one lead, with the text rendered exactly as the page showed it."""
     text = index.tcpa_text(service, brand_name)
     return ConsentRecord(
+        id=new_id(),
+        lead_id=lead_id,
         consent_text=text,
         consent_text_sha256=text_digest(text),
         partner_list_version=index.catalog.marketingPartners.version,

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import select
+from sqlalchemy import and_, insert, inspect, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -20,7 +20,7 @@ from servicematch.settings import Settings
 from .checks import CheckedLead
 from .consent import ConsentEvidence, build_consent_record
 from .crypto import cipher_for
-from .models import Lead, new_id, utcnow
+from .models import ConsentRecord, Lead, new_id, utcnow
 from .validation import normalise_email
 
 log = logging.getLogger("servicematch.intake")
@@ -64,16 +64,27 @@ def _replay_of(earlier: Lead, request_hash: str) -> Lead:
     return earlier
 
 
-def _mark_duplicates(*, session: Session, leads: list[Lead], settings: Settings) -> None:
-    """Flag each lead whose service and phone came in during the window, earlier in the batch included."""
+def _earlier_leads(*, session: Session, leads: list[Lead], settings: Settings) -> tuple[dict, set]:
+    """One read for a batch: stored leads with these requestIds, and (service, phone) pairs seen lately.
+
+    Returns ({requestId: (lead id, request hash)}, {(service, phone hash) within the duplicate window}).
+    """
+    request_ids = {lead.request_id for lead in leads}
     phone_hashes = {lead.phone_hash for lead in leads if lead.phone_hash}
-    seen: set[tuple[str, str]] = set()
-    if phone_hashes:
-        since = utcnow() - timedelta(days=settings.duplicate_window_days)
-        rows = session.execute(
-            select(Lead.service, Lead.phone_hash).where(Lead.phone_hash.in_(phone_hashes), Lead.created_at >= since)
-        )
-        seen = {(service, phone_hash) for service, phone_hash in rows}
+    since = utcnow() - timedelta(days=settings.duplicate_window_days)
+    recent = and_(Lead.phone_hash.in_(phone_hashes), Lead.created_at >= since)
+    # Plain columns on the session's connection: none of the ORM's per-query work is needed here.
+    rows = session.connection().execute(
+        select(Lead.id, Lead.request_id, Lead.request_hash, Lead.service, Lead.phone_hash, recent.label("recent"))
+        .where(or_(Lead.request_id.in_(request_ids), recent) if phone_hashes else Lead.request_id.in_(request_ids))
+    ).all()
+    stored = {row.request_id: (row.id, row.request_hash) for row in rows if row.request_id in request_ids}
+    seen = {(row.service, row.phone_hash) for row in rows if row.recent}
+    return stored, seen
+
+
+def _mark_duplicates(leads: list[Lead], seen: set[tuple[str, str]]) -> None:
+    """Flag each lead whose service and phone came in during the window, earlier in the batch included."""
     for lead in leads:
         key = (lead.service, lead.phone_hash)
         lead.is_duplicate = lead.phone_hash is not None and key in seen
@@ -143,27 +154,28 @@ def store_leads(*, session_factory: sessionmaker[Session], settings: Settings, i
 
     outcomes: list[Lead | ServiceMatchError | None] = [None] * len(new_leads)
     with session_factory() as session:
-        request_ids = {item.lead.request_id for item in new_leads}
-        known = {lead.request_id: lead for lead in
-                 session.scalars(select(Lead).where(Lead.request_id.in_(request_ids)))}
+        stored, seen = _earlier_leads(session=session, leads=[item.lead for item in new_leads], settings=settings)
+        known: dict[str, Lead] = {}
         fresh: list[NewLead] = []
         for position, item in enumerate(new_leads):
-            earlier = known.get(item.lead.request_id)
+            request_id = item.lead.request_id
+            if request_id in stored and request_id not in known:
+                known[request_id] = session.get(Lead, stored[request_id][0])
+            earlier = known.get(request_id)
             if earlier is None:
-                known[item.lead.request_id] = item.lead
+                known[request_id] = item.lead
                 fresh.append(item)
                 continue
             try:
                 outcomes[position] = _replay_of(earlier, item.lead.request_hash)
             except ServiceMatchError as refusal:
                 outcomes[position] = refusal
-        _mark_duplicates(session=session, leads=[item.lead for item in fresh], settings=settings)
+        _mark_duplicates([item.lead for item in fresh], seen)
         for item in fresh:
             lead = item.lead
             service = index.find(lead.service, lead.vertical)
             lead.consent = build_consent_record(index=index, service=service, brand_name=settings.brand_name,
-                                                evidence=item.evidence)
-            session.add(lead)
+                                                evidence=item.evidence, lead_id=lead.id)
             # Hooks read (providers, caps) before anything is written: on SQLite the first INSERT
             # takes the database's single write lock, so every read done first is time other
             # requests are not kept waiting.
@@ -172,7 +184,16 @@ def store_leads(*, session_factory: sessionmaker[Session], settings: Settings, i
                 for hook in _lead_stored_hooks:
                     hook(session, lead, payload)
         try:
-            # The unique requestId settles races: the first insert wins.
+            # The unique requestId settles races: the first insert wins. Leads and consent
+            # records go in as two multi-row INSERTs (the ORM's unit of work costs more than
+            # the rows); then the flush writes what the hooks added.
+            if fresh:
+                # On the session's connection, not session.execute, which would flush the
+                # hooks' rows first and break their foreign keys to these leads.
+                connection = session.connection()
+                connection.execute(insert(Lead.__table__), [_column_values(item.lead) for item in fresh])
+                connection.execute(insert(ConsentRecord.__table__),
+                                   [_column_values(item.lead.consent) for item in fresh])
             session.flush()
         except IntegrityError:
             session.rollback()
@@ -192,6 +213,10 @@ def store_leads(*, session_factory: sessionmaker[Session], settings: Settings, i
         log.info("stored lead %s for %s/%s%s", item.lead.id, item.lead.vertical, item.lead.service,
                  " (duplicate)" if item.lead.is_duplicate else "")
     return outcomes
+
+
+def _column_values(row: Lead | ConsentRecord) -> dict:
+    return {column.key: getattr(row, column.key) for column in inspect(type(row)).column_attrs}
 
 
 def _store_alone(*, session_factory: sessionmaker[Session], settings: Settings, index: CatalogIndex,

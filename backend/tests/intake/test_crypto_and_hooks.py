@@ -67,8 +67,10 @@ def test_hooks_run_inside_the_lead_transaction(client, app, index):
     seen = []
 
     def record(session, lead, payload):
-        # Inside the transaction: the lead belongs to this very session, not yet committed.
-        seen.append((lead in session and not session.in_nested_transaction(), payload["requestId"],
+        # Inside the lead's transaction, before its commit: nobody else can see the lead yet.
+        with app.state.session_factory() as other:
+            committed = other.get(Lead, lead.id) is not None
+        seen.append((session.in_transaction() and not committed, payload["requestId"],
                      payload["consumer"]["phone"]))
 
     service.on_lead_stored(record)
