@@ -50,6 +50,8 @@ class Settings(BaseSettings):
     submit_rate_limit: int = Field(default=10, ge=1)
     submit_rate_window_seconds: int = Field(default=600, ge=1)
     duplicate_window_days: int = Field(default=30, ge=1)
+    # How long the lead writer waits for more leads to share a transaction (0: never waits).
+    lead_batch_wait_ms: float = Field(default=1.0, ge=0, le=50)
 
     # Lead delivery: the buyer endpoint, provider e-mail, the worker and its retry schedule.
     buyer_url: str = ""

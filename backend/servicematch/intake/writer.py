@@ -1,11 +1,11 @@
 """Group commit: one thread stores the leads that arrive together, in one transaction.
 
-Every accepted lead used to take its own connection, transaction and commit; under load the
-commits and SQLite's single write lock set the pace. Request threads now check, encrypt and
-build their lead as before, hand it to this writer and wait; the writer takes whatever has
-queued up meanwhile (one lead when traffic is light, so nothing waits for a batch to fill),
-stores it with `store_leads` and answers each request. A request is answered only after its
-lead is committed, so a 202 still means the lead is on disk; while it waits it holds no thread.
+A transaction and its commit cost far more than the rows in it, and SQLite takes one writer
+at a time. So request handlers check, encrypt and build their lead, hand it to this writer
+and wait; the writer takes the first lead queued, waits at most SERVICEMATCH_LEAD_BATCH_WAIT_MS
+(1 ms) for the ones right behind it, stores them with `store_leads` and answers each request.
+A request is answered only after its lead is committed, so a 202 still means the lead is on
+disk; while it waits it holds no thread.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import asyncio
 import logging
 import queue
 import threading
+import time
 from concurrent.futures import Future
 
 from sqlalchemy.orm import Session, sessionmaker
@@ -40,6 +41,7 @@ class LeadWriter:
         self._store = lambda batch: store_leads(session_factory=session_factory, settings=settings,
                                                 index=index, new_leads=batch)
         self._wait_seconds = wait_seconds
+        self._batch_wait_seconds = settings.lead_batch_wait_ms / 1000
         self._queue: queue.SimpleQueue[tuple[NewLead, Future] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
@@ -79,9 +81,12 @@ class LeadWriter:
                 return
             batch = [first]
             stopping = False
+            # Like PostgreSQL's commit_delay: a moment's wait lets the leads arriving right
+            # behind this one share its transaction, which costs far more than the wait.
+            deadline = time.monotonic() + self._batch_wait_seconds
             while len(batch) < MAX_BATCH:
                 try:
-                    queued = self._queue.get_nowait()
+                    queued = self._queue.get(timeout=max(0.0, deadline - time.monotonic()))
                 except queue.Empty:
                     break
                 if queued is None:

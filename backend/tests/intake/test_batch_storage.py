@@ -16,6 +16,7 @@ from servicematch.intake.checks import check_lead_form
 from servicematch.intake.consent import ConsentEvidence
 from servicematch.intake.models import ConsentRecord, Lead
 from servicematch.intake.schemas import LeadFormSubmission
+from servicematch.intake import writer as writer_module
 from servicematch.intake.writer import NOT_SAVED, LeadWriter
 
 from .payloads import lead_form_payload
@@ -107,30 +108,51 @@ def test_a_twin_committed_meanwhile_sends_the_batch_down_one_lead_at_a_time(app,
     assert rows(app, Lead) == rows(app, ConsentRecord) == 3
 
 
-async def test_concurrent_submissions_share_transactions_and_all_land(app, index):
-    batches = []
-    real_store = service.store_leads
+@pytest.fixture
+def batch_sizes(monkeypatch) -> list[int]:
+    """How many leads each transaction of the lead writer stored."""
+    sizes: list[int] = []
 
     def counting_store(**kwargs):
-        batches.append(len(kwargs["new_leads"]))
-        return real_store(**kwargs)
+        sizes.append(len(kwargs["new_leads"]))
+        return service.store_leads(**kwargs)
 
+    monkeypatch.setattr(writer_module, "store_leads", counting_store)
+    return sizes
+
+
+async def test_concurrent_submissions_share_transactions_and_all_land(app, index, batch_sizes):
     hvac = index.find("hvac", "services")
     payloads = [lead_form_payload(hvac, phone=f"(512) 555-{n:04d}") for n in range(200, 240)]
     transport = httpx.ASGITransport(app=app)
-    writer_module = __import__("servicematch.intake.writer", fromlist=["store_leads"])
-    original = writer_module.store_leads
-    writer_module.store_leads = counting_store
-    try:
-        async with httpx.AsyncClient(transport=transport, base_url="http://intake.test") as client:
-            responses = await asyncio.gather(*(client.post("/api/submit-form", json=p) for p in payloads))
-    finally:
-        writer_module.store_leads = original
+    async with httpx.AsyncClient(transport=transport, base_url="http://intake.test") as client:
+        responses = await asyncio.gather(*(client.post("/api/submit-form", json=p) for p in payloads))
 
     assert [r.status_code for r in responses] == [202] * len(payloads)
     assert len({r.json()["leadId"] for r in responses}) == len(payloads)
     assert rows(app, Lead) == len(payloads)
-    assert sum(batches) == len(payloads) and max(batches) > 1
+    assert sum(batch_sizes) == len(payloads) and max(batch_sizes) > 1
+
+
+@pytest.mark.parametrize(("wait_ms", "expected"), [(200.0, [2]), (0.0, [1, 1])])
+async def test_the_writer_waits_its_batch_wait_for_leads_right_behind(app, settings, index, new_lead,
+                                                                      batch_sizes, wait_ms, expected):
+    writer = LeadWriter(session_factory=app.state.session_factory, index=index,
+                        settings=settings.model_copy(update={"lead_batch_wait_ms": wait_ms}))
+
+    async def second_lead_shortly_after():
+        await asyncio.sleep(0.02)
+        return await writer.store(new_lead(phone="(512) 555-0102"))
+
+    first = asyncio.ensure_future(writer.store(new_lead(phone="(512) 555-0101")))
+    try:
+        if wait_ms == 0:
+            await first  # nothing waits: the first lead is stored before the second arrives
+        await asyncio.gather(first, second_lead_shortly_after())
+    finally:
+        await asyncio.to_thread(writer.stop)
+
+    assert batch_sizes == expected
 
 
 async def test_one_failing_lead_does_not_cost_the_others_their_place(app, settings, index, new_lead):
