@@ -20,9 +20,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server import ROOT, machine_description, running_server, throwaway_postgres, write_report_section  # noqa: E402
+from server import (
+    ROOT,
+    machine_description,
+    running_server,
+    throwaway_postgres,
+    write_report_section,
+)
 
-from servicematch.catalog.loader import load_catalog  # noqa: E402
+from servicematch.catalog.loader import load_catalog
 
 SCRIPT = ROOT / "bench" / "submit.lua"
 ENDPOINTS = {"submit": "/api/submit-form", "bare insert": "/api/bench/insert"}

@@ -76,7 +76,7 @@ class Settings(BaseSettings):
     benchmark_routes: bool = False
 
     @model_validator(mode="after")
-    def _refuse_default_secret_in_production(self) -> "Settings":
+    def _refuse_default_secret_in_production(self) -> Settings:
         if self.environment == "production" and self.secret_key in ("", DEFAULT_SECRET):
             raise ValueError(
                 "SERVICEMATCH_SECRET_KEY must be set to a private value in production "

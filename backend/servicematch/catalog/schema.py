@@ -26,7 +26,7 @@ class DateValidation(CatalogModel):
     maxAge: int = Field(ge=0, le=130)
 
     @model_validator(mode="after")
-    def _ordered(self) -> "DateValidation":
+    def _ordered(self) -> DateValidation:
         if self.minAge > self.maxAge:
             raise ValueError("minAge must not exceed maxAge")
         return self
@@ -52,7 +52,7 @@ class FieldDefinition(CatalogModel):
     defaultValue: str | None = None
 
     @model_validator(mode="after")
-    def _consistent(self) -> "FieldDefinition":
+    def _consistent(self) -> FieldDefinition:
         if self.type in CHOICE_TYPES:
             if not self.options:
                 raise ValueError(f"field {self.id!r}: a {self.type} field needs options")
@@ -115,7 +115,7 @@ class ServiceConfig(CatalogModel):
     testimonials: list[Testimonial] = Field(min_length=3)
 
     @model_validator(mode="after")
-    def _consistent(self) -> "ServiceConfig":
+    def _consistent(self) -> ServiceConfig:
         ids = [f.id for f in self.fields]
         repeated = sorted({i for i in ids if ids.count(i) > 1})
         if repeated:

@@ -20,6 +20,6 @@ class Base(DeclarativeBase):
 
 def import_all_models() -> None:
     """Import every module that declares tables, so Base.metadata knows them all."""
-    from servicematch.intake import models as _intake  # noqa: F401
     from servicematch.delivery import models as _delivery  # noqa: F401
+    from servicematch.intake import models as _intake  # noqa: F401
     from servicematch.ops import models as _ops  # noqa: F401

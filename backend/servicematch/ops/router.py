@@ -6,7 +6,7 @@ state how close the real submit endpoint comes to the cheapest possible write.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, FastAPI, Request
 from fastapi.responses import JSONResponse
@@ -18,7 +18,7 @@ def install_benchmark_routes(app: FastAPI) -> None:
     router = APIRouter(prefix="/api/bench", tags=["ops"], include_in_schema=False)
 
     @router.post("/insert", status_code=202)
-    def bare_insert(request: Request, payload: dict[str, Any] = Body(...)) -> JSONResponse:
+    def bare_insert(request: Request, payload: Annotated[dict[str, Any], Body()]) -> JSONResponse:
         request_id = str(payload.get("requestId", ""))[:64]
         with request.app.state.session_factory() as session:
             session.add(BenchmarkRow(request_id=request_id))

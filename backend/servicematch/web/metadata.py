@@ -37,8 +37,9 @@ class PageMeta:
 
 def _near_me(slug: str) -> tuple[str, str]:
     name = slug.replace("-", " ").title()
-    return (f"{name} Near Me", f"Find trusted local {name.lower()} professionals near you. "
-            "Compare free quotes from up to 3 pros in minutes.")
+    description = (f"Find trusted local {name.lower()} professionals near you. "
+                   "Compare free quotes from up to 3 pros in minutes.")
+    return f"{name} Near Me", description
 
 
 def page_meta(index: CatalogIndex, page: Page, *, origin: str, brand: str) -> PageMeta:

@@ -12,11 +12,11 @@ from sqlalchemy import func, select
 
 from servicematch.errors import ServiceMatchError
 from servicematch.intake import service
+from servicematch.intake import writer as writer_module
 from servicematch.intake.checks import check_lead_form
 from servicematch.intake.consent import ConsentEvidence
 from servicematch.intake.models import ConsentRecord, Lead
 from servicematch.intake.schemas import LeadFormSubmission
-from servicematch.intake import writer as writer_module
 from servicematch.intake.writer import NOT_SAVED, LeadWriter
 
 from .payloads import lead_form_payload

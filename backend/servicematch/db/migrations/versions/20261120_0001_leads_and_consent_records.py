@@ -5,9 +5,8 @@ Revises:
 Create Date: 2026-11-20 23:58:55.222085
 """
 
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 revision = '20261120_0001'
 down_revision = None

@@ -5,9 +5,8 @@ Revises: 20261120_0001
 Create Date: 2026-11-21 00:04:26.896528
 """
 
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 revision = '20261121_0002'
 down_revision = '20261120_0001'
