@@ -67,7 +67,7 @@ def _replay_of(earlier: Lead, request_hash: str) -> Lead:
 def _earlier_leads(*, session: Session, leads: list[Lead], settings: Settings) -> tuple[dict, set]:
     """One read for a batch: stored leads with these requestIds, and (service, phone) pairs seen lately.
 
-    Returns ({requestId: (lead id, request hash)}, {(service, phone hash) within the duplicate window}).
+    Returns ({requestId: lead id}, {(service, phone hash) within the duplicate window}).
     """
     request_ids = {lead.request_id for lead in leads}
     phone_hashes = {lead.phone_hash for lead in leads if lead.phone_hash}
@@ -75,10 +75,10 @@ def _earlier_leads(*, session: Session, leads: list[Lead], settings: Settings) -
     recent = and_(Lead.phone_hash.in_(phone_hashes), Lead.created_at >= since)
     # Plain columns on the session's connection: none of the ORM's per-query work is needed here.
     rows = session.connection().execute(
-        select(Lead.id, Lead.request_id, Lead.request_hash, Lead.service, Lead.phone_hash, recent.label("recent"))
+        select(Lead.id, Lead.request_id, Lead.service, Lead.phone_hash, recent.label("recent"))
         .where(or_(Lead.request_id.in_(request_ids), recent) if phone_hashes else Lead.request_id.in_(request_ids))
     ).all()
-    stored = {row.request_id: (row.id, row.request_hash) for row in rows if row.request_id in request_ids}
+    stored = {row.request_id: row.id for row in rows if row.request_id in request_ids}
     seen = {(row.service, row.phone_hash) for row in rows if row.recent}
     return stored, seen
 
@@ -160,7 +160,7 @@ def store_leads(*, session_factory: sessionmaker[Session], settings: Settings, i
         for position, item in enumerate(new_leads):
             request_id = item.lead.request_id
             if request_id in stored and request_id not in known:
-                known[request_id] = session.get(Lead, stored[request_id][0])
+                known[request_id] = session.get(Lead, stored[request_id])
             earlier = known.get(request_id)
             if earlier is None:
                 known[request_id] = item.lead
@@ -198,8 +198,11 @@ def store_leads(*, session_factory: sessionmaker[Session], settings: Settings, i
         except IntegrityError:
             session.rollback()
             if len(new_leads) == 1:
-                winner = find_replay(session=session, request_id=new_leads[0].lead.request_id,
-                                     request_hash=new_leads[0].lead.request_hash)
+                try:
+                    winner = find_replay(session=session, request_id=new_leads[0].lead.request_id,
+                                         request_hash=new_leads[0].lead.request_hash)
+                except ServiceMatchError as refusal:  # the twin's body differs: 409, not a failure
+                    return [refusal]
                 if winner is None:
                     raise
                 return [winner]

@@ -121,6 +121,29 @@ def batch_sizes(monkeypatch) -> list[int]:
     return sizes
 
 
+async def test_a_twin_with_another_body_committed_meanwhile_is_a_conflict_not_a_failure(
+        app, settings, index, new_lead):
+    writer = LeadWriter(session_factory=app.state.session_factory, settings=settings, index=index)
+    rival = new_lead(request_id="raced", first="Mario")
+    raced = []
+
+    def commit_twin_first(_session, lead, _payload):
+        if lead.request_id == "raced" and not raced:
+            raced.append(True)
+            store(app, settings, index, [rival])
+
+    service.on_lead_stored(commit_twin_first)
+    try:
+        with pytest.raises(ServiceMatchError) as refused:
+            await writer.store(new_lead(request_id="raced"))
+    finally:
+        service.remove_lead_stored_hook(commit_twin_first)
+        await asyncio.to_thread(writer.stop)
+
+    assert refused.value.status_code == 409
+    assert rows(app, Lead) == 1
+
+
 async def test_concurrent_submissions_share_transactions_and_all_land(app, index, batch_sizes):
     hvac = index.find("hvac", "services")
     payloads = [lead_form_payload(hvac, phone=f"(512) 555-{n:04d}") for n in range(200, 240)]
