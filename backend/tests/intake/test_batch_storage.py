@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date
 
 import httpx
@@ -86,22 +88,29 @@ def test_the_same_phone_twice_in_one_batch_flags_the_second_as_duplicate(app, se
     assert [lead.is_duplicate for lead in outcomes] == [False, True, False]
 
 
-def test_a_twin_committed_meanwhile_sends_the_batch_down_one_lead_at_a_time(app, settings, index, new_lead):
-    # Another process commits a lead with the same requestId between our reads and our insert.
-    rival = new_lead(request_id="raced")
-    batch = [new_lead(phone="(512) 555-0101"), new_lead(request_id="raced"), new_lead(phone="(512) 555-0103")]
+@contextmanager
+def twin_committed_meanwhile(app, settings, index, rival: service.NewLead) -> Iterator[None]:
+    """Another process commits `rival` between our reads and our insert of the same requestId."""
     raced = []
 
     def commit_twin_first(_session, lead, _payload):
-        if lead.request_id == "raced" and not raced:
+        if lead.request_id == rival.lead.request_id and not raced:
             raced.append(True)
             store(app, settings, index, [rival])
 
     service.on_lead_stored(commit_twin_first)
     try:
-        outcomes = store(app, settings, index, batch)
+        yield
     finally:
         service.remove_lead_stored_hook(commit_twin_first)
+
+
+def test_a_twin_committed_meanwhile_sends_the_batch_down_one_lead_at_a_time(app, settings, index, new_lead):
+    rival = new_lead(request_id="raced")
+    batch = [new_lead(phone="(512) 555-0101"), new_lead(request_id="raced"), new_lead(phone="(512) 555-0103")]
+
+    with twin_committed_meanwhile(app, settings, index, rival):
+        outcomes = store(app, settings, index, batch)
 
     assert outcomes[1].id == rival.lead.id  # the same body: the twin's answer
     assert [o.id for o in (outcomes[0], outcomes[2])] == [batch[0].lead.id, batch[2].lead.id]
@@ -125,19 +134,10 @@ async def test_a_twin_with_another_body_committed_meanwhile_is_a_conflict_not_a_
         app, settings, index, new_lead):
     writer = LeadWriter(session_factory=app.state.session_factory, settings=settings, index=index)
     rival = new_lead(request_id="raced", first="Mario")
-    raced = []
-
-    def commit_twin_first(_session, lead, _payload):
-        if lead.request_id == "raced" and not raced:
-            raced.append(True)
-            store(app, settings, index, [rival])
-
-    service.on_lead_stored(commit_twin_first)
     try:
-        with pytest.raises(ServiceMatchError) as refused:
+        with twin_committed_meanwhile(app, settings, index, rival), pytest.raises(ServiceMatchError) as refused:
             await writer.store(new_lead(request_id="raced"))
     finally:
-        service.remove_lead_stored_hook(commit_twin_first)
         await asyncio.to_thread(writer.stop)
 
     assert refused.value.status_code == 409
