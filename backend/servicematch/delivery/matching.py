@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 
 import zipcodes
-from sqlalchemy import event, func, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from servicematch.delivery.models import Delivery, Provider, as_utc
@@ -87,16 +87,12 @@ def _sent_today(*, session: Session, provider_ids: list[str], now: datetime) -> 
 
 def _active_providers(session: Session) -> list[Provider]:
     """Active providers, read once per transaction: the leads of a batch share one read."""
-    cached = session.info.get(ACTIVE_PROVIDERS_KEY)
-    if cached is None:
-        cached = session.scalars(select(Provider).where(Provider.active.is_(True))).all()
-        session.info[ACTIVE_PROVIDERS_KEY] = cached
-
-        @event.listens_for(session, "after_transaction_end", once=True)
-        def _forget(ended_session: Session, _transaction) -> None:
-            ended_session.info.pop(ACTIVE_PROVIDERS_KEY, None)
-
-    return cached
+    transaction = session.get_transaction()
+    read_in, providers = session.info.get(ACTIVE_PROVIDERS_KEY, (None, None))
+    if providers is None or transaction is None or read_in is not transaction:
+        providers = session.scalars(select(Provider).where(Provider.active.is_(True))).all()
+        session.info[ACTIVE_PROVIDERS_KEY] = (session.get_transaction(), providers)
+    return providers
 
 
 def match_providers(

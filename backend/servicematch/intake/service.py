@@ -142,17 +142,31 @@ def store_lead(*, session_factory: sessionmaker[Session], settings: Settings, in
 
 
 def store_leads(*, session_factory: sessionmaker[Session], settings: Settings, index: CatalogIndex,
-                new_leads: list[NewLead]) -> list[Lead | ServiceMatchError]:
+                new_leads: list[NewLead]) -> list[Lead | Exception]:
     """Commit leads in one transaction; for each, the stored lead (or its earlier twin) or its refusal.
 
     A requestId seen before answers with the lead it created (409 if the body differs), whether
-    that lead is in the database or earlier in this batch. Should an insert still collide (a
-    twin committed by another process meanwhile), the batch is rolled back and each lead is
-    stored on its own, so one lead never costs another its place.
+    that lead is in the database or earlier in this batch. Should the batch fail (a twin
+    committed by another process meanwhile, a hook that raises), it is rolled back and each
+    lead is stored on its own, so one lead never costs another its place: a lead that fails
+    alone gets its exception as its outcome. A single lead's failure is raised.
     """
+    try:
+        return _store_together(session_factory=session_factory, settings=settings, index=index,
+                               new_leads=new_leads)
+    except Exception:
+        if len(new_leads) == 1:
+            raise
+        log.warning("storing %d leads together failed; storing each alone", len(new_leads), exc_info=True)
+        return [_store_alone(session_factory=session_factory, settings=settings, index=index, item=item)
+                for item in new_leads]
+
+
+def _store_together(*, session_factory: sessionmaker[Session], settings: Settings, index: CatalogIndex,
+                    new_leads: list[NewLead]) -> list[Lead | Exception]:
     from .payload import buyer_payload
 
-    outcomes: list[Lead | ServiceMatchError | None] = [None] * len(new_leads)
+    outcomes: list[Lead | Exception | None] = [None] * len(new_leads)
     with session_factory() as session:
         stored, seen = _earlier_leads(session=session, leads=[item.lead for item in new_leads], settings=settings)
         known: dict[str, Lead] = {}
@@ -197,17 +211,10 @@ def store_leads(*, session_factory: sessionmaker[Session], settings: Settings, i
             session.flush()
         except IntegrityError:
             session.rollback()
-            if len(new_leads) == 1:
-                try:
-                    winner = find_replay(session=session, request_id=new_leads[0].lead.request_id,
-                                         request_hash=new_leads[0].lead.request_hash)
-                except ServiceMatchError as refusal:  # the twin's body differs: 409, not a failure
-                    return [refusal]
-                if winner is None:
-                    raise
-                return [winner]
-            return [_store_alone(session_factory=session_factory, settings=settings, index=index, item=item)
-                    for item in new_leads]
+            twin = _twin_committed_meanwhile(session, new_leads) if len(new_leads) == 1 else None
+            if twin is None:
+                raise  # a batch is then stored one lead at a time, by store_leads
+            return [twin]
         session.commit()
     for position, item in enumerate(new_leads):
         if outcomes[position] is None:
@@ -222,10 +229,19 @@ def _column_values(row: Lead | ConsentRecord) -> dict:
     return {column.key: getattr(row, column.key) for column in inspect(type(row)).column_attrs}
 
 
+def _twin_committed_meanwhile(session: Session, new_leads: list[NewLead]) -> Lead | ServiceMatchError | None:
+    """After a lone lead's insert collided: the twin that took its requestId (409 if its body differs)."""
+    item = new_leads[0]
+    try:
+        return find_replay(session=session, request_id=item.lead.request_id, request_hash=item.lead.request_hash)
+    except ServiceMatchError as refusal:
+        return refusal
+
+
 def _store_alone(*, session_factory: sessionmaker[Session], settings: Settings, index: CatalogIndex,
-                 item: NewLead) -> Lead | ServiceMatchError:
+                 item: NewLead) -> Lead | Exception:
     try:
         return store_lead(session_factory=session_factory, settings=settings, index=index,
                           lead=item.lead, evidence=item.evidence)
-    except ServiceMatchError as refusal:
-        return refusal
+    except Exception as failure:  # noqa: BLE001 - this lead's own outcome; the caller decides what to say
+        return failure

@@ -57,7 +57,7 @@ class LeadWriter:
             # The lead may still be written; the browser's retry carries the same requestId,
             # which then answers with that lead instead of storing it twice.
             log.error("lead %s was not stored within %.0f s", new_lead.lead.request_id, self._wait_seconds)
-            raise ServiceMatchError(NOT_SAVED, status_code=503, headers={"Retry-After": "5"}) from None
+            raise _not_saved() from None
 
     def stop(self, timeout: float = 10.0) -> None:
         """Store what is queued, then end the thread."""
@@ -107,17 +107,17 @@ class LeadWriter:
     def _write(self, batch: list[tuple[NewLead, Future]]) -> None:
         try:
             outcomes = self._store([new_lead for new_lead, _ in batch])
-        except Exception:
-            if len(batch) == 1:
-                log.exception("storing lead %s failed", batch[0][0].lead.request_id)
-                _answer(batch[0][1], ServiceMatchError(NOT_SAVED, status_code=503, headers={"Retry-After": "5"}))
-                return
-            # One lead's failure must not cost the others their place: store each alone.
-            for item in batch:
-                self._write([item])
-            return
-        for (_, answer), outcome in zip(batch, outcomes, strict=True):
+        except Exception as failure:  # noqa: BLE001 - store_leads raises only when a batch of one fails
+            outcomes = [failure] * len(batch)
+        for (new_lead, answer), outcome in zip(batch, outcomes, strict=True):
+            if isinstance(outcome, Exception) and not isinstance(outcome, ServiceMatchError):
+                log.error("storing lead %s failed", new_lead.lead.request_id, exc_info=outcome)
+                outcome = _not_saved()
             _answer(answer, outcome)
+
+
+def _not_saved() -> ServiceMatchError:
+    return ServiceMatchError(NOT_SAVED, status_code=503, headers={"Retry-After": "5"})
 
 
 def _answer(answer: Future, outcome: Lead | Exception) -> None:
