@@ -1,8 +1,15 @@
-"""The ASGI application: API routers, error handling and the static site, from one Settings."""
+"""The composition root: every collaborator is built here from one Settings and handed to whoever needs it.
+
+Reading this function from top to bottom names every part of a running server: the catalogue,
+the database, what storing a lead also does (its deliveries), where leads are stored, the
+background threads the app starts and stops, the middleware and the routers.
+"""
 
 from __future__ import annotations
 
-import logging
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.middleware.gzip import GZipMiddleware
@@ -10,48 +17,94 @@ from fastapi.middleware.gzip import GZipMiddleware
 from servicematch.address.router import router as address_router
 from servicematch.catalog.loader import load_catalog
 from servicematch.catalog.router import router as catalog_router
+from servicematch.console.router import install_console
 from servicematch.db.session import make_engine, make_session_factory
-from servicematch.delivery.wiring import install_delivery
+from servicematch.delivery.router import router as provider_admin_router
+from servicematch.delivery.wiring import LeadDeliveries, built_in_worker
 from servicematch.errors import COMMON_ERROR_RESPONSES, install_error_handlers
-from servicematch.intake.router import install_intake
+from servicematch.events.router import install_events
+from servicematch.intake.body_limit import BodySizeLimit
+from servicematch.intake.ratelimit import install_rate_limits
+from servicematch.intake.router import INTAKE_PATHS, MAX_BODY_BYTES
+from servicematch.intake.router import router as intake_router
+from servicematch.intake.service import LeadTransactions
+from servicematch.intake.store import LeadStore, SimpleLeadStore
+from servicematch.intake.writer import BatchedLeadStore
+from servicematch.ops.router import router as ops_router
+from servicematch.privacy.router import install_privacy
+from servicematch.privacy.wiring import WithConsentReceipt
+from servicematch.security import install_http_hygiene
 from servicematch.settings import Settings, get_settings
 from servicematch.web.router import install_site
-
-log = logging.getLogger("servicematch")
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the app. The catalogue is loaded and checked once, here, so a bad file stops start-up."""
     settings = settings or get_settings()
+    catalog = load_catalog(settings.catalog_dir)
+    engine = make_engine(settings.database_url)
+    session_factory = make_session_factory(engine)
+    # Storing a lead also queues its deliveries and its consent receipt, in the same transaction.
+    transactions = LeadTransactions(session_factory=session_factory, settings=settings, index=catalog,
+                                    side_effects=WithConsentReceipt(LeadDeliveries(settings)))
+    lead_store = make_lead_store(settings, transactions)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        worker = built_in_worker(settings, session_factory)
+        if worker is not None:
+            app.state.delivery_worker = worker
+            worker.start()
+        try:
+            yield
+        finally:
+            # Both wait for work under way (a commit, a send); off the event loop.
+            await asyncio.to_thread(lead_store.stop)
+            await asyncio.to_thread(app.state.event_buffer.stop)
+            if worker is not None:
+                await asyncio.to_thread(worker.stop, timeout=settings.delivery_timeout_seconds + 5)
+
     app = FastAPI(
         title="ServiceMatch API",
         version="1.0.0",
         description="Service catalogue, lead validation and lead intake for the ServiceMatch website.",
-        docs_url="/docs",
+        # /docs comes from servicematch.security (no inline script); both only while enabled.
+        docs_url=None,
+        openapi_url="/openapi.json" if settings.api_docs_enabled else None,
         redoc_url=None,
         responses=COMMON_ERROR_RESPONSES,
+        lifespan=lifespan,
     )
+    # What servicematch.deps hands to routes.
     app.state.settings = settings
-    app.state.catalog = load_catalog(settings.catalog_dir)
-    app.state.engine = make_engine(settings.database_url)
-    app.state.session_factory = make_session_factory(app.state.engine)
+    app.state.catalog = catalog
+    app.state.engine = engine
+    app.state.session_factory = session_factory
+    app.state.lead_store = lead_store
+    # Per-client limits (submissions, lookups, admin token failures), shared through the
+    # database on PostgreSQL.
+    install_rate_limits(app, settings, engine)
 
     app.add_middleware(GZipMiddleware, minimum_size=1024)
+    app.add_middleware(BodySizeLimit, max_bytes=MAX_BODY_BYTES, paths=INTAKE_PATHS)
     install_error_handlers(app)
+
     app.include_router(catalog_router)
     app.include_router(address_router)
-    install_intake(app)
-    install_delivery(app, settings)
+    app.include_router(intake_router)
+    app.include_router(provider_admin_router)
+    app.include_router(ops_router)
+    install_events(app, settings)  # POST /api/events: queued in memory, written in batches by one thread
+    install_console(app, settings.static_dir)  # /api/console/* and the console's page at /admin
+    install_privacy(app, settings, engine)  # rights requests by code, the receipt's one-click stop
+    install_site(app, settings, catalog)  # last: its catch-all route answers what no API route did
+    install_http_hygiene(app, settings)  # security headers, HEAD, 405, CSP reports: around everything
 
-    @app.get("/api/health", tags=["ops"], summary="Liveness and database reachability")
-    def health() -> dict[str, str]:
-        with app.state.engine.connect() as connection:
-            connection.exec_driver_sql("SELECT 1")
-        return {"status": "ok"}
-
-    if settings.benchmark_routes:
-        from servicematch.ops.router import install_benchmark_routes
-
-        install_benchmark_routes(app)
-    install_site(app, settings, app.state.catalog)
     return app
+
+
+def make_lead_store(settings: Settings, transactions: LeadTransactions) -> LeadStore:
+    """The LeadStore SERVICEMATCH_LEAD_STORE names (intake/store.py compares them)."""
+    if settings.lead_store == "simple":
+        return SimpleLeadStore(transactions)
+    return BatchedLeadStore(transactions, batch_wait_ms=settings.lead_batch_wait_ms)

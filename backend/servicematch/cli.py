@@ -73,7 +73,23 @@ def _add_delivery_commands() -> None:
         main.add_command(command)
 
 
+def _add_mail_and_privacy_commands() -> None:
+    from servicematch.mail.commands import mail
+    from servicematch.privacy.commands import retention
+
+    main.add_command(mail)
+    main.add_command(retention)
+
+
+def _add_console_commands() -> None:
+    from servicematch.console.commands import operators
+
+    main.add_command(operators)
+
+
 _add_delivery_commands()
+_add_console_commands()
+_add_mail_and_privacy_commands()
 
 if __name__ == "__main__":
     main()

@@ -43,6 +43,14 @@ COMMON_ERROR_RESPONSES: dict[int | str, dict[str, object]] = {
 }
 
 
+# For routers behind a sign-in or a token: refused (401, 403) or throttled (429) the same way.
+SIGNED_IN_ERROR_RESPONSES: dict[int | str, dict[str, object]] = {
+    401: {"model": ErrorBody, "description": "Not signed in, or the credentials are wrong"},
+    403: {"model": ErrorBody, "description": "Signed in without the right to do this"},
+    429: {"model": ErrorBody, "description": "Too many attempts; Retry-After says when to come back"},
+}
+
+
 def error_body(error: str, fields: dict[str, str] | None = None) -> dict[str, object]:
     return {"error": error, "fields": fields or {}}
 
@@ -53,6 +61,14 @@ def _field_name(location: tuple) -> str:
     return ".".join(parts) or "body"
 
 
+def validation_fields(problems) -> dict[str, str]:
+    """Pydantic's errors as {"consumer.email": "message"}, the first message of each field."""
+    fields: dict[str, str] = {}
+    for problem in problems:
+        fields.setdefault(_field_name(tuple(problem.get("loc", ()))), problem.get("msg", "Invalid value"))
+    return fields
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ServiceMatchError)
     async def _domain_error(_request: Request, exc: ServiceMatchError) -> JSONResponse:
@@ -60,10 +76,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        fields: dict[str, str] = {}
-        for problem in exc.errors():
-            fields.setdefault(_field_name(tuple(problem.get("loc", ()))), problem.get("msg", "Invalid value"))
-        return JSONResponse(error_body("The request is not valid.", fields), status_code=422)
+        return JSONResponse(error_body("The request is not valid.", validation_fields(exc.errors())),
+                            status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -10,9 +10,15 @@ from typing import Literal
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from servicematch.kernel.keys import derive_key
+
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 VAR_DIR = PROJECT_ROOT / "var"
 DEFAULT_SECRET = "dev-only-change-me"
+# The development origin; production refuses to start with it.
+DEFAULT_SITE_ORIGIN = "http://127.0.0.1:8000"
+# Shortest secret production accepts (bytes): 256 bits, what HMAC-SHA256 and HKDF want.
+MIN_SECRET_BYTES = 32
 
 
 class Settings(BaseSettings):
@@ -25,7 +31,7 @@ class Settings(BaseSettings):
     environment: Literal["development", "test", "production"] = "development"
     secret_key: str = DEFAULT_SECRET
     database_url: str = f"sqlite:///{VAR_DIR / 'servicematch.db'}"
-    site_origin: str = "http://127.0.0.1:8000"
+    site_origin: str = DEFAULT_SITE_ORIGIN
     brand_name: str = "ServiceMatch"
     catalog_dir: Path = PROJECT_ROOT / "catalog"
     static_dir: Path = PROJECT_ROOT / "frontend" / "dist"
@@ -46,11 +52,22 @@ class Settings(BaseSettings):
     data_key_file: Path = VAR_DIR / "data.key"
     # Proxies (IPs or CIDR ranges, comma-separated) whose X-Forwarded-For header is believed.
     trusted_proxies: str = ""
-    # Lead submissions allowed per client IP within the window.
+    # Lead submissions accepted per client IP within the window (refused ones do not count).
     submit_rate_limit: int = Field(default=10, ge=1)
     submit_rate_window_seconds: int = Field(default=600, ge=1)
+    # Lookups per client IP per minute: /api/validate, and address suggestions (one per keystroke).
+    validate_rate_limit: int = Field(default=120, ge=1)
+    address_rate_limit: int = Field(default=300, ge=1)
+    # Wrong admin tokens per client IP within the window before the admin API answers 429.
+    admin_auth_failure_limit: int = Field(default=10, ge=1)
+    admin_auth_window_seconds: int = Field(default=900, ge=1)
+    # /docs and /openapi.json: on by default outside production, off in production unless set.
+    api_docs: bool | None = None
     duplicate_window_days: int = Field(default=30, ge=1)
-    # How long the lead writer waits for more leads to share a transaction (0: never waits).
+    # Where accepted leads are committed: "batched" (group commit, intake/writer.py) or "simple"
+    # (one transaction per lead); docs/benchmarks.md compares them.
+    lead_store: Literal["batched", "simple"] = "batched"
+    # How long the batched store waits for more leads to share a transaction (0: never waits).
     lead_batch_wait_ms: float = Field(default=1.0, ge=0, le=50)
 
     # Lead delivery: the buyer endpoint, provider e-mail, the worker and its retry schedule.
@@ -62,18 +79,44 @@ class Settings(BaseSettings):
     smtp_password: str = ""
     smtp_sender: str = "ServiceMatch <leads@servicematch.invalid>"
     smtp_starttls: bool = True
+    # Without an SMTP host, mail to consumers (receipts, codes) is kept here, one file per
+    # message (mode 0600), for `servicematch mail list|show`: `make run` works offline.
+    mail_dir: Path = VAR_DIR / "mail"
+    # The lead buyer's name, as consent receipts tell consumers who may contact them.
+    buyer_name: str = ""
+    # Privacy: lead personal data is erased after this many days; consent proof is kept 5 years.
+    lead_retention_days: int = Field(default=3 * 365, ge=1)
+    consent_retention_days: int = Field(default=5 * 365 + 1, ge=5 * 365)
     admin_token: str = ""
     worker_enabled: bool = True
     worker_poll_seconds: float = Field(default=2.0, gt=0)
-    worker_concurrency: int = Field(default=4, ge=1, le=64)
+    # Sends under way at once per worker, and at most this many to any one endpoint (the buyer,
+    # one provider's webhook, the SMTP server), so a slow receiver cannot hold every slot.
+    worker_concurrency: int = Field(default=16, ge=1, le=64)
+    endpoint_concurrency: int = Field(default=8, ge=1, le=64)
     delivery_lease_seconds: int = Field(default=60, ge=5)
     delivery_timeout_seconds: float = Field(default=10.0, gt=0)
     retry_base_seconds: float = Field(default=5.0, gt=0)
     retry_max_delay_seconds: float = Field(default=4 * 3600.0, gt=0)
     retry_window_hours: float = Field(default=24.0, gt=0)
+    # Circuit breaker: this many failures in a row pause an endpoint for the pause (doubling
+    # while its probes fail); a successful probe resumes it.
+    endpoint_failure_threshold: int = Field(default=5, ge=1)
+    endpoint_pause_seconds: float = Field(default=60.0, gt=0)
+    # Lets deliveries go to plain http:// and to private, loopback or link-local addresses.
+    # Unset: allowed outside production, refused in production.
+    allow_private_webhooks: bool | None = None
 
-    # Mounts POST /api/bench/insert, the baseline of bench/api_throughput.py. Off in real use.
-    benchmark_routes: bool = False
+    # Operator console: sign-in sessions end after this long idle, and in any case after the
+    # absolute limit; failed sign-ins are throttled per account and per address in the window.
+    console_session_idle_minutes: int = Field(default=30, ge=1)
+    console_session_max_hours: int = Field(default=12, ge=1)
+    console_signin_failures_per_account: int = Field(default=5, ge=1)
+    console_signin_failures_per_address: int = Field(default=20, ge=1)
+    console_signin_window_seconds: int = Field(default=900, ge=1)
+    # Funnel events accepted per client address per minute (more are dropped, never queued).
+    events_rate_limit: int = Field(default=120, ge=1)
+    events_retention_days: int = Field(default=30, ge=1)
 
     @model_validator(mode="after")
     def _refuse_default_secret_in_production(self) -> Settings:
@@ -89,7 +132,60 @@ class Settings(BaseSettings):
                 "SERVICEMATCH_DATA_KEY must be set in production (32 random bytes, base64): "
                 "the same key for every web process and worker"
             )
+        if self.environment == "production":
+            self._refuse_weak_secrets()
+            self._refuse_unsafe_buyer()
+            self._refuse_default_origin()
         return self
+
+    def _refuse_default_origin(self) -> None:
+        # Canonical links, the sitemap and e-mailed links would all point at the developer's machine.
+        if self.site_origin.rstrip("/") == DEFAULT_SITE_ORIGIN:
+            raise ValueError("SERVICEMATCH_SITE_ORIGIN must be set to the site's public origin in production "
+                             "(for example https://www.example.com): canonical links and the sitemap use it")
+
+    def _refuse_weak_secrets(self) -> None:
+        if self.buyer_url and not self.buyer_secret:
+            raise ValueError("SERVICEMATCH_BUYER_SECRET must be set in production when "
+                             "SERVICEMATCH_BUYER_URL is set: leads are never sent unsigned")
+        named = {"SERVICEMATCH_SECRET_KEY": self.secret_key, "SERVICEMATCH_ADMIN_TOKEN": self.admin_token,
+                 "SERVICEMATCH_BUYER_SECRET": self.buyer_secret}
+        # An empty admin token or buyer secret is "off", which other checks judge.
+        short = [name for name, value in named.items() if value and len(value.encode()) < MIN_SECRET_BYTES]
+        if short:
+            raise ValueError(f"{', '.join(short)} must be at least {MIN_SECRET_BYTES} bytes in production "
+                             f"(for example: {secrets.token_urlsafe(32)})")
+
+    @property
+    def api_docs_enabled(self) -> bool:
+        return self.api_docs if self.api_docs is not None else self.environment != "production"
+
+    def weaknesses(self) -> list[str]:
+        """What production tolerates but an operator must hear about at every start."""
+        found = []
+        if not self.recaptcha_secret_key:
+            found.append("reCAPTCHA is off (SERVICEMATCH_RECAPTCHA_SECRET_KEY is empty): "
+                         "lead submissions are accepted without a bot check")
+        return found
+
+    def _refuse_unsafe_buyer(self) -> None:
+        if not self.buyer_url:
+            return
+        # The buyer secret itself is required by _refuse_weak_secrets.
+        if not self.private_webhooks_allowed and not self.buyer_url.startswith("https://"):
+            raise ValueError("SERVICEMATCH_BUYER_URL must be an https:// URL in production "
+                             "(SERVICEMATCH_ALLOW_PRIVATE_WEBHOOKS=true overrides this)")
+
+    @property
+    def private_webhooks_allowed(self) -> bool:
+        """Whether deliveries may use plain http and reach private addresses."""
+        if self.allow_private_webhooks is not None:
+            return self.allow_private_webhooks
+        return self.environment != "production"
+
+    def derive_key(self, purpose: str) -> bytes:
+        """A 32-byte key for one purpose (signing links, CSRF, ...), derived from secret_key with HKDF."""
+        return derive_key(self.secret_key, purpose)
 
     @property
     def is_sqlite(self) -> bool:

@@ -13,8 +13,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, create_engine, text
 
 from servicematch.app import create_app
-from servicematch.db.base import Base, import_all_models
 from servicematch.db.migrate import upgrade
+from servicematch.db.registry import metadata
 from servicematch.settings import Settings
 
 POSTGRES_ADMIN_URL = os.environ.get(
@@ -80,9 +80,8 @@ def settings(database_url: str, static_dir: Path, tmp_path: Path) -> Settings:
 
 
 def _empty_all_tables(engine: Engine) -> None:
-    import_all_models()
     with engine.begin() as connection:
-        for table in reversed(Base.metadata.sorted_tables):
+        for table in reversed(metadata.sorted_tables):
             connection.execute(table.delete())
 
 
@@ -90,7 +89,7 @@ def _empty_all_tables(engine: Engine) -> None:
 def app(settings: Settings):
     application = create_app(settings)
     yield application
-    application.state.lead_writer.stop()  # tests without a TestClient never ran the shutdown hooks
+    application.state.lead_store.stop()  # tests without a TestClient never ran the lifespan's shutdown
     _empty_all_tables(application.state.engine)
     application.state.engine.dispose()
 

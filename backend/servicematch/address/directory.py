@@ -57,26 +57,42 @@ class ZipDirectory:
         return found
 
     def by_city_prefix(self, city: str, *, state: str | None, limit: int) -> list[ZipEntry]:
-        """Street-address ZIPs of cities whose name starts with `city`; exact names first."""
+        """Street-address ZIPs of cities whose name starts with `city`, the likeliest place first.
+
+        Exact names come before longer ones; among places of the same name, the one with more
+        ZIPs (a proxy for its size: Austin TX before Austin MN) comes first. The places then
+        take turns, so a visitor in a smaller place of the same name still sees theirs."""
         prefix = city_key(city)
         if not prefix:
             return []
         start = bisect.bisect_left(self._city_keys, (prefix,))
-        exact: list[ZipEntry] = []
-        partial: list[ZipEntry] = []
+        places: dict[tuple[str, str], list[ZipEntry]] = {}
         for (key, entry_state, _zip), entry in self._by_city[start:]:
             if not key.startswith(prefix):
                 break
             if state and entry_state != state:
                 continue
-            (exact if key == prefix else partial).append(entry)
-        return (exact + partial)[:limit]
+            places.setdefault((key, entry_state), []).append(entry)
+        ranked = sorted(places.items(), key=lambda item: (item[0][0] != prefix, -len(item[1]), item[0]))
+        return _take_turns([entries for _place, entries in ranked], limit=limit)
+
+
+def _take_turns(groups: list[list[ZipEntry]], *, limit: int) -> list[ZipEntry]:
+    """The first of each group, then the second of each, ... up to `limit`."""
+    found: list[ZipEntry] = []
+    for round_index in range(max((len(group) for group in groups), default=0)):
+        for group in groups:
+            if len(found) >= limit:
+                return found
+            if round_index < len(group):
+                found.append(group[round_index])
+    return found
 
 
 @lru_cache(maxsize=1)
 def load_directory() -> ZipDirectory:
-    """The directory of the 50 states' active ZIPs, built once per process (about 0.3 s)."""
-    states = {state.abbr for state in us.states.STATES}
+    """The directory of the 50 states' and DC's active ZIPs, built once per process (about 0.3 s)."""
+    states = {state.abbr for state in [*us.states.STATES, us.states.DC]}
     entries = [
         ZipEntry(
             zip=row["zip_code"], city=row["city"], state=row["state"], county=row.get("county") or "",

@@ -17,8 +17,10 @@ STREET_LABELS = (
 LOCALITY_LABELS = ("PlaceName", "StateName")
 _TRAILING_ZIP = re.compile(r"(?:^|[\s,])(\d{5})(?:-\d{4})?\s*$")
 _ONLY_DIGITS = re.compile(r"^\d{3,5}$")
-_STATE_NAMES = {state.name.upper(): state.abbr for state in us.states.STATES}
-_STATE_CODES = {state.abbr for state in us.states.STATES}
+# The 50 states and the District of Columbia, whose addresses are as common as any state's.
+_PLACES = [*us.states.STATES, us.states.DC]
+_STATE_NAMES = {state.name.upper(): state.abbr for state in _PLACES}
+_STATE_CODES = {state.abbr for state in _PLACES}
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Query, Response
+from fastapi import APIRouter, Depends, Path, Query, Response
 
-from servicematch.errors import NotFound
+from servicematch.errors import ErrorBody, NotFound
+from servicematch.intake.ratelimit import counted_always
 
 from . import service
 from .directory import load_directory
@@ -17,7 +18,8 @@ router = APIRouter(prefix="/api/address", tags=["address"])
 CACHE_CONTROL = "public, max-age=3600"
 
 
-@router.get("/suggest", summary="Suggest US addresses for partly typed text", response_model=SuggestionList)
+@router.get("/suggest", summary="Suggest US addresses for partly typed text", response_model=SuggestionList,
+            dependencies=[Depends(counted_always("address_limiter"))], responses={429: {"model": ErrorBody}})
 def suggest_addresses(
     response: Response,
     q: Annotated[str, Query(min_length=2, max_length=200, description="What the visitor typed")],

@@ -2,33 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Response
 
+from servicematch.deps import CatalogDep, SettingsDep
 from servicematch.errors import NotFound
 from servicematch.settings import Settings
 
+from .answers import CatalogAnswer, ServiceDetail
 from .loader import CatalogIndex
 from .schema import ServiceConfig
 
 router = APIRouter(prefix="/api", tags=["catalog"])
 # The catalogue changes only with a deploy; let browsers and CDNs reuse it for a few minutes.
 CACHE_CONTROL = "public, max-age=300"
-
-
-# These dependencies only read app state, so they are coroutines: FastAPI runs a plain `def`
-# dependency on the thread pool, one thread hop per dependency per request.
-async def get_catalog(request: Request) -> CatalogIndex:
-    return request.app.state.catalog
-
-
-async def get_settings_dep(request: Request) -> Settings:
-    return request.app.state.settings
-
-
-CatalogDep = Annotated[CatalogIndex, Depends(get_catalog)]
-SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 
 
 def service_summary(service: ServiceConfig) -> dict[str, Any]:
@@ -51,7 +39,8 @@ def service_detail(index: CatalogIndex, service: ServiceConfig, brand_name: str)
     return detail
 
 
-@router.get("/catalog", summary="Categories, service summaries and site-wide content")
+@router.get("/catalog", summary="Categories, service summaries and site-wide content",
+            responses={200: {"model": CatalogAnswer}})
 def read_catalog(index: CatalogDep, settings: SettingsDep, response: Response) -> dict[str, Any]:
     response.headers["Cache-Control"] = CACHE_CONTROL
     catalog = index.catalog
@@ -67,12 +56,14 @@ def read_catalog(index: CatalogDep, settings: SettingsDep, response: Response) -
     }
 
 
-@router.get("/services/{slug}", summary="One service's full configuration, by slug or alias")
+@router.get("/services/{slug}", summary="One service's full configuration, by slug or alias",
+            responses={200: {"model": ServiceDetail}})
 def read_service(slug: str, index: CatalogDep, settings: SettingsDep, response: Response) -> dict[str, Any]:
     return _detail_or_404(index, settings, response, index.find(slug))
 
 
-@router.get("/services/{vertical}/{slug}", summary="One service's full configuration within a vertical")
+@router.get("/services/{vertical}/{slug}", summary="One service's full configuration within a vertical",
+            responses={200: {"model": ServiceDetail}})
 def read_service_in_vertical(
     vertical: str, slug: str, index: CatalogDep, settings: SettingsDep, response: Response
 ) -> dict[str, Any]:

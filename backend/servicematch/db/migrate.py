@@ -7,6 +7,8 @@ from pathlib import Path
 from alembic import command
 from alembic.config import Config
 
+from servicematch.db.session import prepare_sqlite_file
+
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 
 
@@ -20,5 +22,5 @@ def alembic_config(database_url: str) -> Config:
 def upgrade(database_url: str, revision: str = "head") -> None:
     """Bring the database at `database_url` up to `revision`."""
     if database_url.startswith("sqlite:///"):
-        Path(database_url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+        prepare_sqlite_file(database_url.removeprefix("sqlite:///"))
     command.upgrade(alembic_config(database_url), revision)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,17 +16,28 @@ SQLITE_BUSY_TIMEOUT_SECONDS = 30
 SQLITE_POOL_SIZE = 40
 
 
+def prepare_sqlite_file(path: str | Path) -> None:
+    """Create a missing database file (and its directory) readable by the owner only: it holds
+    IP addresses and consent records. SQLite gives its -wal and -shm files the file's mode."""
+    path = Path(path)
+    if not path.parent.exists():
+        path.parent.mkdir(mode=0o700, parents=True)
+    if not path.exists():
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+
+
 def make_engine(url: str) -> Engine:
     """An engine tuned for the backend: SQLite gets WAL, a busy timeout and in-process writer queueing."""
     if url.startswith("sqlite"):
         path = make_url(url).database
         in_memory = not path or path == ":memory:"
         if not in_memory:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            prepare_sqlite_file(path)
         # As many connections as the server has request threads, so none is opened per request.
         pooling = {} if in_memory else {"pool_size": SQLITE_POOL_SIZE, "max_overflow": SQLITE_POOL_SIZE}
         engine = create_engine(
-            url, connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_SECONDS}, **pooling
+            url, connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_SECONDS},
+            hide_parameters=True, **pooling
         )
         SQLiteWriterQueue(timeout_seconds=SQLITE_BUSY_TIMEOUT_SECONDS).install(engine)
 
@@ -38,7 +50,9 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    # hide_parameters: a failed statement's error (and so its log line) names the SQL, never the
+    # values: IP addresses, user agents, page URLs and click data stay out of the logs.
+    return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True, hide_parameters=True)
 
 
 def make_session_factory(engine: Engine) -> sessionmaker[Session]:

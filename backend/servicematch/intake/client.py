@@ -7,6 +7,8 @@ from functools import lru_cache
 
 from starlette.requests import Request
 
+from .validation import strip_control_characters
+
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
@@ -57,5 +59,5 @@ def sends_global_privacy_control(request: Request) -> bool:
 
 
 def user_agent(request: Request, *, reported: str) -> str:
-    """The User-Agent header; the browser-reported one only when the header is missing."""
-    return request.headers.get("user-agent") or reported
+    """The User-Agent header (controls removed); the browser-reported one only when it is missing."""
+    return strip_control_characters(request.headers.get("user-agent", "")) or reported

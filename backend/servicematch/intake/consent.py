@@ -7,8 +7,10 @@ from dataclasses import dataclass
 
 from servicematch.catalog.loader import CatalogIndex
 from servicematch.catalog.schema import ServiceConfig
+from servicematch.kernel.clock import utcnow
+from servicematch.kernel.ids import new_id
 
-from .models import ConsentRecord, new_id, utcnow
+from .models import ConsentRecord
 
 
 @dataclass(frozen=True)

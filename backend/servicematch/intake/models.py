@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-import uuid
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, LargeBinary, String, Text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from servicematch.db.base import Base
-
-
-def utcnow() -> datetime:
-    return datetime.now(UTC)
-
-
-def new_id() -> str:
-    return str(uuid.uuid4())
+from servicematch.kernel.clock import utcnow
+from servicematch.kernel.ids import new_id
+from servicematch.kernel.orm import Base
 
 
 class Lead(Base):

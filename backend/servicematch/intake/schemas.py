@@ -2,14 +2,74 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, WithJsonSchema
+from pydantic_core import PydanticCustomError
+
+from .validation import CONTROL_CHARACTERS_REFUSED, has_control_characters, strip_control_characters
+
+
+def _single_line(value: str) -> str:
+    if has_control_characters(value):
+        raise PydanticCustomError("control_characters", CONTROL_CHARACTERS_REFUSED)
+    return value
+
+
+def _multi_line(value: str) -> str:
+    if has_control_characters(value, allow_line_breaks=True):
+        raise PydanticCustomError("control_characters", CONTROL_CHARACTERS_REFUSED)
+    return value
+
+
+# The same rules as patterns in the OpenAPI schema, so clients (and fuzzers) know them up front.
+SINGLE_LINE_PATTERN = r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*$"
+MULTI_LINE_PATTERN = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]*$"
+
+
+def _documented(max_length: int, pattern: str) -> WithJsonSchema:
+    return WithJsonSchema({"type": "string", "maxLength": max_length, "pattern": pattern})
+
+
+def text(max_length: int) -> Any:
+    """A consumer-typed value on one line: control characters are refused with a 422."""
+    return Annotated[str, StringConstraints(max_length=max_length), AfterValidator(_single_line),
+                     _documented(max_length, SINGLE_LINE_PATTERN)]
+
+
+def metadata(max_length: int) -> Any:
+    """What the browser reports about the visit (page URL, user agent, click ids): the consumer
+    did not type it, so control characters are removed rather than refused."""
+    return Annotated[str, StringConstraints(max_length=max_length), AfterValidator(strip_control_characters)]
+
+
+# Prefill parameters a landing link may carry (frontend/src/lib/url-params.ts takes them out of
+# the address bar too): a page URL is stored unencrypted and forwarded, so they never stay in one.
+PERSONAL_URL_PARAMETERS = frozenset({
+    "first", "last", "email", "phone", "address1", "address2", "city", "state", "zip",
+    "name", "firstname", "first_name", "lastname", "last_name", "fullname", "full_name",
+    "email_address", "phone_number", "tel", "mobile", "address", "street", "zipcode", "zip_code",
+    "postal_code", "dob", "date_of_birth", "birthdate",
+})
+
+
+def without_personal_parameters(url: str) -> str:
+    """The page URL without personal query parameters or fragment; "" when it cannot be read."""
+    try:
+        parts = urlsplit(url)
+        kept = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
+                if k.strip().lower() not in PERSONAL_URL_PARAMETERS]
+    except ValueError:
+        return ""
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(kept), ""))
+
 
 # Generous caps: real answers are short, and anything bigger is a mistake or an attack.
-ShortText = Annotated[str, StringConstraints(max_length=200)]
-LongText = Annotated[str, StringConstraints(max_length=2000)]
-UrlText = Annotated[str, StringConstraints(max_length=2000)]
+ShortText = text(200)
+# A textarea's answer may span lines; other control characters are still refused.
+LongText = Annotated[str, StringConstraints(max_length=2000), AfterValidator(_multi_line),
+                     _documented(2000, MULTI_LINE_PATTERN)]
 RequestId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{8,64}$")]
 
 
@@ -20,7 +80,7 @@ class Strict(BaseModel):
 
 class ValidateRequest(Strict):
     type: Literal["email", "phone"] = Field(description="Which rule to apply")
-    value: Annotated[str, StringConstraints(max_length=320)]
+    value: text(320)
 
 
 class ValidateResponse(BaseModel):
@@ -31,15 +91,15 @@ class ValidateResponse(BaseModel):
 class Click(Strict):
     """Where the visit came from; `ip` is ignored, the server records the address it sees."""
 
-    domain_url: UrlText = ""
-    externalid: ShortText = ""
-    subid1: ShortText = ""
-    subid2: ShortText = ""
-    fbclid: Annotated[str, StringConstraints(max_length=500)] = ""
-    fbp: ShortText = ""
-    useragent: Annotated[str, StringConstraints(max_length=1000)] = ""
-    ip: ShortText = ""
-    trustedform: UrlText = ""
+    domain_url: Annotated[metadata(2000), AfterValidator(without_personal_parameters)] = ""
+    externalid: metadata(200) = ""
+    subid1: metadata(200) = ""
+    subid2: metadata(200) = ""
+    fbclid: metadata(500) = ""
+    fbp: metadata(200) = ""
+    useragent: metadata(1000) = ""
+    ip: metadata(200) = ""
+    trustedform: metadata(2000) = ""
 
 
 class Consumer(Strict):
@@ -47,7 +107,7 @@ class Consumer(Strict):
 
     first: ShortText = ""
     last: ShortText = ""
-    email: Annotated[str, StringConstraints(max_length=320)] = ""
+    email: text(320) = ""
     phone: ShortText = ""
     address1: ShortText = ""
     address2: ShortText = ""
@@ -90,7 +150,7 @@ class LeadFormSubmission(Strict):
     consumer: Consumer
     customquestions: CustomQuestions = Field(default_factory=CustomQuestions)
     click: Click = Field(default_factory=Click)
-    recaptchaToken: Annotated[str, StringConstraints(max_length=4000)] | None = None
+    recaptchaToken: text(4000) | None = None
 
 
 class CallFlowSubmission(Strict):
@@ -99,12 +159,19 @@ class CallFlowSubmission(Strict):
     requestId: RequestId
     vertical: ShortText
     service: ShortText
-    answers: Annotated[dict[Annotated[str, StringConstraints(max_length=64)], LongText],
-                       Field(max_length=50)]
+    # No call-flow question is a textarea: every answer is one line.
+    answers: Annotated[dict[text(64), text(2000)], Field(max_length=50), WithJsonSchema({
+        "type": "object", "maxProperties": 50,
+        "propertyNames": {"maxLength": 64, "pattern": SINGLE_LINE_PATTERN},
+        "additionalProperties": {"type": "string", "maxLength": 2000, "pattern": SINGLE_LINE_PATTERN},
+    })]
     click: Click = Field(default_factory=Click)
-    recaptchaToken: Annotated[str, StringConstraints(max_length=4000)] | None = None
+    recaptchaToken: text(4000) | None = None
 
 
 class LeadAccepted(BaseModel):
     leadId: str
     requestId: str
+    # Names of the providers the lead was matched to (up to three; empty when none matched, for
+    # a duplicate, or for a lead whose service has no providers), for the thank-you page.
+    providers: list[str]

@@ -1,13 +1,14 @@
-"""Store accepted leads: one transaction holds each lead, its consent record and delivery's rows."""
+"""Build accepted leads and store them: one transaction holds each lead, its consent record and
+the rows its side effects add (a lead's deliveries)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Protocol
 
 from sqlalchemy import and_, insert, inspect, or_, select
 from sqlalchemy.exc import IntegrityError
@@ -15,80 +16,58 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from servicematch.catalog.loader import CatalogIndex
 from servicematch.errors import ServiceMatchError
+from servicematch.kernel.clock import utcnow
+from servicematch.kernel.ids import new_id
 from servicematch.settings import Settings
 
 from .checks import CheckedLead
 from .consent import ConsentEvidence, build_consent_record
 from .crypto import cipher_for
-from .models import ConsentRecord, Lead, new_id, utcnow
+from .models import ConsentRecord, Lead
 from .validation import normalise_email
 
 log = logging.getLogger("servicematch.intake")
 
 REUSED_REQUEST_ID = "This requestId was already used for a different submission."
-# Called inside the lead's transaction, after the lead and its consent record are added to the
-# session but before they are flushed (autoflush is off meanwhile): hook(session, lead,
-# buyer_payload). Whatever a hook adds commits or rolls back with the lead.
-LeadStoredHook = Callable[[Session, Lead, dict], None]
-_lead_stored_hooks: list[LeadStoredHook] = []
 
 
-def on_lead_stored(hook: LeadStoredHook) -> LeadStoredHook:
-    """Register a hook run in the same transaction as every new lead (usable as a decorator)."""
-    if hook not in _lead_stored_hooks:
-        _lead_stored_hooks.append(hook)
-    return hook
+class LeadSideEffects(Protocol):
+    """What else storing a lead does, in the lead's own transaction (create_app passes delivery's)."""
+
+    def on_stored(self, session: Session, lead: Lead) -> list[str]:
+        """Add rows for a new lead; the names of the providers it was matched to.
+
+        Called after the lead and its consent record are built but before they are written
+        (autoflush is off meanwhile), so reads done here keep no write lock waiting. Whatever
+        is added commits or rolls back with the lead; an exception rolls the lead back.
+        """
+        ...
+
+    def provider_names(self, session: Session, lead_id: str) -> list[str]:
+        """The providers an earlier, stored lead was matched to (for a replayed request)."""
+        ...
 
 
-def remove_lead_stored_hook(hook: LeadStoredHook) -> None:
-    """Unregister a hook added with on_lead_stored."""
-    if hook in _lead_stored_hooks:
-        _lead_stored_hooks.remove(hook)
+@dataclass(frozen=True)
+class NewLead:
+    """A checked, encrypted lead and the consent evidence of its request, ready to store."""
+
+    lead: Lead
+    evidence: ConsentEvidence
+
+
+@dataclass(frozen=True)
+class StoredLead:
+    """A committed lead (or the earlier one its requestId names) and the providers it was matched to."""
+
+    lead: Lead
+    providers: tuple[str, ...] = ()
 
 
 def fingerprint(body: dict) -> str:
     """A digest of the submission that ignores key order and the single-use reCAPTCHA token."""
     meaningful = {key: value for key, value in body.items() if key != "recaptchaToken"}
     return hashlib.sha256(json.dumps(meaningful, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
-
-
-def find_replay(*, session: Session, request_id: str, request_hash: str) -> Lead | None:
-    """The lead an earlier identical request created; 409 when the requestId meant something else."""
-    lead = session.scalars(select(Lead).where(Lead.request_id == request_id)).one_or_none()
-    return _replay_of(lead, request_hash) if lead is not None else None
-
-
-def _replay_of(earlier: Lead, request_hash: str) -> Lead:
-    if earlier.request_hash != request_hash:
-        raise ServiceMatchError(REUSED_REQUEST_ID, fields={"requestId": REUSED_REQUEST_ID}, status_code=409)
-    return earlier
-
-
-def _earlier_leads(*, session: Session, leads: list[Lead], settings: Settings) -> tuple[dict, set]:
-    """One read for a batch: stored leads with these requestIds, and (service, phone) pairs seen lately.
-
-    Returns ({requestId: lead id}, {(service, phone hash) within the duplicate window}).
-    """
-    request_ids = {lead.request_id for lead in leads}
-    phone_hashes = {lead.phone_hash for lead in leads if lead.phone_hash}
-    since = utcnow() - timedelta(days=settings.duplicate_window_days)
-    recent = and_(Lead.phone_hash.in_(phone_hashes), Lead.created_at >= since)
-    # Plain columns on the session's connection: none of the ORM's per-query work is needed here.
-    rows = session.connection().execute(
-        select(Lead.id, Lead.request_id, Lead.service, Lead.phone_hash, recent.label("recent"))
-        .where(or_(Lead.request_id.in_(request_ids), recent) if phone_hashes else Lead.request_id.in_(request_ids))
-    ).all()
-    stored = {row.request_id: row.id for row in rows if row.request_id in request_ids}
-    seen = {(row.service, row.phone_hash) for row in rows if row.recent}
-    return stored, seen
-
-
-def _mark_duplicates(leads: list[Lead], seen: set[tuple[str, str]]) -> None:
-    """Flag each lead whose service and phone came in during the window, earlier in the batch included."""
-    for lead in leads:
-        key = (lead.service, lead.phone_hash)
-        lead.is_duplicate = lead.phone_hash is not None and key in seen
-        seen.add(key)
 
 
 def build_lead(*, settings: Settings, checked: CheckedLead, request_id: str, request_hash: str,
@@ -123,125 +102,143 @@ def build_lead(*, settings: Settings, checked: CheckedLead, request_id: str, req
     )
 
 
-@dataclass(frozen=True)
-class NewLead:
-    """A checked, encrypted lead and the consent evidence of its request, ready to store."""
-
-    lead: Lead
-    evidence: ConsentEvidence
+def _replay_of(earlier: Lead, request_hash: str) -> Lead:
+    if earlier.request_hash != request_hash:
+        raise ServiceMatchError(REUSED_REQUEST_ID, fields={"requestId": REUSED_REQUEST_ID}, status_code=409)
+    return earlier
 
 
-def store_lead(*, session_factory: sessionmaker[Session], settings: Settings, index: CatalogIndex,
-               lead: Lead, evidence: ConsentEvidence) -> Lead:
-    """Commit one lead with its consent record and hook rows, or return the lead a twin stored."""
-    (outcome,) = store_leads(session_factory=session_factory, settings=settings, index=index,
-                             new_leads=[NewLead(lead, evidence)])
-    if isinstance(outcome, Exception):
-        raise outcome
-    return outcome
-
-
-def store_leads(*, session_factory: sessionmaker[Session], settings: Settings, index: CatalogIndex,
-                new_leads: list[NewLead]) -> list[Lead | Exception]:
-    """Commit leads in one transaction; for each, the stored lead (or its earlier twin) or its refusal.
-
-    A requestId seen before answers with the lead it created (409 if the body differs), whether
-    that lead is in the database or earlier in this batch. Should the batch fail (a twin
-    committed by another process meanwhile, a hook that raises), it is rolled back and each
-    lead is stored on its own, so one lead never costs another its place: a lead that fails
-    alone gets its exception as its outcome. A single lead's failure is raised.
-    """
-    try:
-        return _store_together(session_factory=session_factory, settings=settings, index=index,
-                               new_leads=new_leads)
-    except Exception:
-        if len(new_leads) == 1:
-            raise
-        log.warning("storing %d leads together failed; storing each alone", len(new_leads), exc_info=True)
-        return [_store_alone(session_factory=session_factory, settings=settings, index=index, item=item)
-                for item in new_leads]
-
-
-def _store_together(*, session_factory: sessionmaker[Session], settings: Settings, index: CatalogIndex,
-                    new_leads: list[NewLead]) -> list[Lead | Exception]:
-    from .payload import buyer_payload
-
-    outcomes: list[Lead | Exception | None] = [None] * len(new_leads)
-    with session_factory() as session:
-        stored, seen = _earlier_leads(session=session, leads=[item.lead for item in new_leads], settings=settings)
-        known: dict[str, Lead] = {}
-        fresh: list[NewLead] = []
-        for position, item in enumerate(new_leads):
-            request_id = item.lead.request_id
-            if request_id in stored and request_id not in known:
-                known[request_id] = session.get(Lead, stored[request_id])
-            earlier = known.get(request_id)
-            if earlier is None:
-                known[request_id] = item.lead
-                fresh.append(item)
-                continue
-            try:
-                outcomes[position] = _replay_of(earlier, item.lead.request_hash)
-            except ServiceMatchError as refusal:
-                outcomes[position] = refusal
-        _mark_duplicates([item.lead for item in fresh], seen)
-        for item in fresh:
-            lead = item.lead
-            service = index.find(lead.service, lead.vertical)
-            lead.consent = build_consent_record(index=index, service=service, brand_name=settings.brand_name,
-                                                evidence=item.evidence, lead_id=lead.id)
-            # Hooks read (providers, caps) before anything is written: on SQLite the first INSERT
-            # takes the database's single write lock, so every read done first is time other
-            # requests are not kept waiting.
-            with session.no_autoflush:
-                payload = buyer_payload(lead=lead, settings=settings)
-                for hook in _lead_stored_hooks:
-                    hook(session, lead, payload)
-        try:
-            # The unique requestId settles races: the first insert wins. Leads and consent
-            # records go in as two multi-row INSERTs (the ORM's unit of work costs more than
-            # the rows); then the flush writes what the hooks added.
-            if fresh:
-                # On the session's connection, not session.execute, which would flush the
-                # hooks' rows first and break their foreign keys to these leads.
-                connection = session.connection()
-                connection.execute(insert(Lead.__table__), [_column_values(item.lead) for item in fresh])
-                connection.execute(insert(ConsentRecord.__table__),
-                                   [_column_values(item.lead.consent) for item in fresh])
-            session.flush()
-        except IntegrityError:
-            session.rollback()
-            twin = _twin_committed_meanwhile(session, new_leads) if len(new_leads) == 1 else None
-            if twin is None:
-                raise  # a batch is then stored one lead at a time, by store_leads
-            return [twin]
-        session.commit()
-    for position, item in enumerate(new_leads):
-        if outcomes[position] is None:
-            outcomes[position] = known[item.lead.request_id]
-    for item in fresh:
-        log.info("stored lead %s for %s/%s%s", item.lead.id, item.lead.vertical, item.lead.service,
-                 " (duplicate)" if item.lead.is_duplicate else "")
-    return outcomes
+def _mark_duplicates(leads: list[Lead], seen: set[tuple[str, str]]) -> None:
+    """Flag each lead whose service and phone came in during the window, earlier in the batch included."""
+    for lead in leads:
+        key = (lead.service, lead.phone_hash)
+        lead.is_duplicate = lead.phone_hash is not None and key in seen
+        seen.add(key)
 
 
 def _column_values(row: Lead | ConsentRecord) -> dict:
     return {column.key: getattr(row, column.key) for column in inspect(type(row)).column_attrs}
 
 
-def _twin_committed_meanwhile(session: Session, new_leads: list[NewLead]) -> Lead | ServiceMatchError | None:
-    """After a lone lead's insert collided: the twin that took its requestId (409 if its body differs)."""
-    item = new_leads[0]
-    try:
-        return find_replay(session=session, request_id=item.lead.request_id, request_hash=item.lead.request_hash)
-    except ServiceMatchError as refusal:
-        return refusal
+class LeadTransactions:
+    """Stores leads in transactions of one or many; the lead stores (intake/store.py) decide which."""
 
+    def __init__(self, *, session_factory: sessionmaker[Session], settings: Settings, index: CatalogIndex,
+                 side_effects: LeadSideEffects) -> None:
+        self.session_factory = session_factory
+        self.settings = settings
+        self.index = index
+        self.side_effects = side_effects
 
-def _store_alone(*, session_factory: sessionmaker[Session], settings: Settings, index: CatalogIndex,
-                 item: NewLead) -> Lead | Exception:
-    try:
-        return store_lead(session_factory=session_factory, settings=settings, index=index,
-                          lead=item.lead, evidence=item.evidence)
-    except Exception as failure:  # noqa: BLE001 - this lead's own outcome; the caller decides what to say
-        return failure
+    def find_replay(self, *, request_id: str, request_hash: str) -> StoredLead | None:
+        """The lead an earlier identical request created; 409 when the requestId meant something else."""
+        with self.session_factory() as session:
+            return self._find_replay(session, request_id, request_hash)
+
+    def _find_replay(self, session: Session, request_id: str, request_hash: str) -> StoredLead | None:
+        lead = session.scalars(select(Lead).where(Lead.request_id == request_id)).one_or_none()
+        if lead is None:
+            return None
+        return StoredLead(_replay_of(lead, request_hash), tuple(self.side_effects.provider_names(session, lead.id)))
+
+    def store_one(self, item: NewLead) -> StoredLead:
+        """Commit one lead, or return the lead a twin stored; raises the lead's refusal or failure."""
+        (outcome,) = self.store_together([item])
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
+
+    def store_together(self, new_leads: list[NewLead]) -> list[StoredLead | ServiceMatchError]:
+        """Commit leads in one transaction; for each, the stored lead (or its earlier twin) or its refusal.
+
+        A requestId seen before answers with the lead it created (409 if the body differs), whether
+        that lead is in the database or earlier in this batch. Any other failure (a twin of a lead
+        in a batch committed by another process meanwhile, side effects that raise) rolls the
+        whole transaction back and is raised.
+        """
+        with self.session_factory() as session:
+            stored, seen = self._earlier_leads(session, [item.lead for item in new_leads])
+            first: dict[str, Lead] = {}  # requestId -> the lead that answers for it
+            providers: dict[str, tuple[str, ...]] = {}
+            for request_id, lead_id in stored.items():
+                first[request_id] = session.get(Lead, lead_id)
+                providers[request_id] = tuple(self.side_effects.provider_names(session, lead_id))
+            fresh: list[NewLead] = []
+            for item in new_leads:
+                if item.lead.request_id not in first:
+                    first[item.lead.request_id] = item.lead
+                    fresh.append(item)
+            _mark_duplicates([item.lead for item in fresh], seen)
+            for item in fresh:
+                lead = item.lead
+                service = self.index.find(lead.service, lead.vertical)
+                lead.consent = build_consent_record(index=self.index, service=service,
+                                                    brand_name=self.settings.brand_name,
+                                                    evidence=item.evidence, lead_id=lead.id)
+                # Side effects read (providers, caps) before anything is written: on SQLite the first
+                # INSERT takes the database's single write lock, so every read done first is time
+                # other requests are not kept waiting.
+                with session.no_autoflush:
+                    providers[lead.request_id] = tuple(self.side_effects.on_stored(session, lead))
+            try:
+                self._insert(session, fresh)
+            except IntegrityError:
+                session.rollback()
+                twin = self._twin_committed_meanwhile(session, new_leads[0]) if len(new_leads) == 1 else None
+                if twin is None:
+                    raise  # a batch is then stored one lead at a time, by the batched store
+                return [twin]
+            session.commit()
+        for item in fresh:
+            log.info("stored lead %s for %s/%s%s", item.lead.id, item.lead.vertical, item.lead.service,
+                     " (duplicate)" if item.lead.is_duplicate else "")
+        return [self._outcome(item, first, providers) for item in new_leads]
+
+    @staticmethod
+    def _outcome(item: NewLead, first: dict[str, Lead], providers: dict[str, tuple[str, ...]]
+                 ) -> StoredLead | ServiceMatchError:
+        request_id = item.lead.request_id
+        try:
+            return StoredLead(_replay_of(first[request_id], item.lead.request_hash), providers[request_id])
+        except ServiceMatchError as refusal:
+            return refusal
+
+    @staticmethod
+    def _insert(session: Session, fresh: list[NewLead]) -> None:
+        """Write the new leads, their consent records, then what the side effects added."""
+        # The unique requestId settles races: the first insert wins. Leads and consent records go
+        # in as two multi-row INSERTs (the ORM's unit of work costs more than the rows).
+        if fresh:
+            # On the session's connection, not session.execute, which would flush the side
+            # effects' rows first and break their foreign keys to these leads.
+            connection = session.connection()
+            connection.execute(insert(Lead.__table__), [_column_values(item.lead) for item in fresh])
+            connection.execute(insert(ConsentRecord.__table__),
+                               [_column_values(item.lead.consent) for item in fresh])
+        session.flush()
+
+    def _earlier_leads(self, session: Session, leads: list[Lead]) -> tuple[dict, set]:
+        """One read for a batch: stored leads with these requestIds, and (service, phone) pairs seen lately.
+
+        Returns ({requestId: lead id}, {(service, phone hash) within the duplicate window}).
+        """
+        request_ids = {lead.request_id for lead in leads}
+        phone_hashes = {lead.phone_hash for lead in leads if lead.phone_hash}
+        since = utcnow() - timedelta(days=self.settings.duplicate_window_days)
+        recent = and_(Lead.phone_hash.in_(phone_hashes), Lead.created_at >= since)
+        # Plain columns on the session's connection: none of the ORM's per-query work is needed here.
+        rows = session.connection().execute(
+            select(Lead.id, Lead.request_id, Lead.service, Lead.phone_hash, recent.label("recent"))
+            .where(or_(Lead.request_id.in_(request_ids), recent) if phone_hashes
+                   else Lead.request_id.in_(request_ids))
+        ).all()
+        stored = {row.request_id: row.id for row in rows if row.request_id in request_ids}
+        seen = {(row.service, row.phone_hash) for row in rows if row.recent}
+        return stored, seen
+
+    def _twin_committed_meanwhile(self, session: Session, item: NewLead) -> StoredLead | ServiceMatchError | None:
+        """After a lone lead's insert collided: the twin that took its requestId (409 if its body differs)."""
+        try:
+            return self._find_replay(session, item.lead.request_id, item.lead.request_hash)
+        except ServiceMatchError as refusal:
+            return refusal

@@ -14,6 +14,12 @@ EMAIL_PATTERN = re.compile(r"^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$")
 PHONE_FORMATTING = re.compile(r"[\s().+\-]")
 ZIP_PATTERN = re.compile(r"^\d{5}$")
 ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# C0 and C1 controls (NUL, line breaks, escape, DEL...), Unicode line/paragraph separators and
+# lone surrogates: none belongs in a name or an answer, a line break in a header field lets a
+# value forge e-mail headers, and PostgreSQL refuses NUL and surrogates outright.
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+# Free text typed in a textarea may hold tabs and line breaks, and nothing else of the above.
+CONTROL_CHARACTERS_BUT_LINES = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 # The date dropdowns offer the current year and 100 earlier (spec section 9).
 DATE_YEARS_BACK = 100
 ADULT_AGE = 18
@@ -25,6 +31,17 @@ INVALID_ZIP = "ZIP code must be exactly 5 digits"
 INVALID_DATE = "Please choose a real date"
 REQUIRED = "This field is required"
 UNDER_ADULT_AGE = "You must be at least 18 years old to submit a request."
+CONTROL_CHARACTERS_REFUSED = "Remove control characters (such as line breaks or NUL) from this field"
+
+
+def has_control_characters(value: str, *, allow_line_breaks: bool = False) -> bool:
+    pattern = CONTROL_CHARACTERS_BUT_LINES if allow_line_breaks else CONTROL_CHARACTERS
+    return pattern.search(value) is not None
+
+
+def strip_control_characters(value: str) -> str:
+    """Request metadata (User-Agent, page URL) is recorded cleaned rather than refused."""
+    return CONTROL_CHARACTERS.sub("", value)
 
 
 def disqualified_message(option: str) -> str:

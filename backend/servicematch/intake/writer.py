@@ -1,11 +1,27 @@
-"""Group commit: one thread stores the leads that arrive together, in one transaction.
+"""The batched LeadStore (group commit): one thread stores the leads that arrive together, in one transaction.
 
 A transaction and its commit cost far more than the rows in it, and SQLite takes one writer
-at a time. So request handlers check, encrypt and build their lead, hand it to this writer
-and wait; the writer takes the first lead queued, waits at most SERVICEMATCH_LEAD_BATCH_WAIT_MS
-(1 ms) for the ones right behind it, stores them with `store_leads` and answers each request.
-A request is answered only after its lead is committed, so a 202 still means the lead is on
-disk; while it waits it holds no thread.
+at a time. So request handlers check, encrypt and build their lead, hand it to this store and
+wait; its thread takes the first lead queued, waits at most SERVICEMATCH_LEAD_BATCH_WAIT_MS
+(1 ms) for the ones right behind it and stores them with `LeadTransactions.store_together`.
+
+Invariants (tests/intake/test_batch_storage.py guards each):
+1. A request is answered only after its lead is committed (or found already stored), so a 202
+   still means the lead is on disk; while it waits it holds no thread.
+2. A batch is at most MAX_BATCH leads, so one transaction never keeps the write lock long.
+3. One lead never costs another its place: should a batch's transaction fail (a twin committed
+   by another process meanwhile, side effects that raise), it is rolled back and each lead is
+   stored in a transaction of its own; a lead that fails alone gets its own failure.
+4. Within a batch, leads see each other as if stored one by one in queue order: a repeated
+   requestId answers with the first lead's answer (409 if the body differs), and a repeated
+   phone for the same service is a duplicate; provider matching counts the batch's unsaved
+   deliveries against daily caps (delivery/matching.py).
+5. The thread never dies on a failure, and a lead whose request stopped waiting (timed out) is
+   still stored: its retry, with the same requestId, replays it.
+6. `stop` stores what is queued, then ends the thread; `store` after `stop` starts it again.
+
+On SQLite the single write lock is taken in-process (db/sqlite_writer.py), so the batch's reads
+run before it and the next transaction starts the moment this one commits.
 """
 
 from __future__ import annotations
@@ -17,36 +33,28 @@ import threading
 import time
 from concurrent.futures import Future
 
-from sqlalchemy.orm import Session, sessionmaker
-
-from servicematch.catalog.loader import CatalogIndex
-from servicematch.errors import ServiceMatchError
-from servicematch.settings import Settings
-
-from .models import Lead
-from .service import NewLead, store_leads
+from .service import LeadTransactions, NewLead, StoredLead
+from .store import STORE_WAIT_SECONDS, as_answer, not_saved
 
 log = logging.getLogger("servicematch.intake")
 
 # Bounds one transaction (and so how long the others wait for the write lock) under a burst.
 MAX_BATCH = 100
-NOT_SAVED = "We could not save your request just now. Please try again in a moment."
 
 
-class LeadWriter:
+class BatchedLeadStore:
     """A thread that stores queued leads in batches; `store` returns once its lead is committed."""
 
-    def __init__(self, *, session_factory: sessionmaker[Session], settings: Settings, index: CatalogIndex,
-                 wait_seconds: float = 30.0) -> None:
-        self._store = lambda batch: store_leads(session_factory=session_factory, settings=settings,
-                                                index=index, new_leads=batch)
+    def __init__(self, transactions: LeadTransactions, *, batch_wait_ms: float,
+                 wait_seconds: float = STORE_WAIT_SECONDS) -> None:
+        self.transactions = transactions
         self._wait_seconds = wait_seconds
-        self._batch_wait_seconds = settings.lead_batch_wait_ms / 1000
+        self._batch_wait_seconds = batch_wait_ms / 1000
         self._queue: queue.SimpleQueue[tuple[NewLead, Future] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
 
-    async def store(self, new_lead: NewLead) -> Lead:
+    async def store(self, new_lead: NewLead) -> StoredLead:
         """The stored lead (or the earlier one its requestId names); raises the lead's refusal."""
         self._ensure_started()
         answer: Future = Future()
@@ -57,7 +65,7 @@ class LeadWriter:
             # The lead may still be written; the browser's retry carries the same requestId,
             # which then answers with that lead instead of storing it twice.
             log.error("lead %s was not stored within %.0f s", new_lead.lead.request_id, self._wait_seconds)
-            raise _not_saved() from None
+            raise not_saved() from None
 
     def stop(self, timeout: float = 10.0) -> None:
         """Store what is queued, then end the thread."""
@@ -105,22 +113,28 @@ class LeadWriter:
                 return
 
     def _write(self, batch: list[tuple[NewLead, Future]]) -> None:
+        new_leads = [new_lead for new_lead, _ in batch]
+        for (new_lead, answer), outcome in zip(batch, self._store(new_leads), strict=True):
+            _answer(answer, as_answer(new_lead.lead.request_id, outcome))
+
+    def _store(self, new_leads: list[NewLead]) -> list[StoredLead | Exception]:
+        """Each lead's outcome: the batch together, or each alone once together failed."""
         try:
-            outcomes = self._store([new_lead for new_lead, _ in batch])
-        except Exception as failure:  # noqa: BLE001 - store_leads raises only when a batch of one fails
-            outcomes = [failure] * len(batch)
-        for (new_lead, answer), outcome in zip(batch, outcomes, strict=True):
-            if isinstance(outcome, Exception) and not isinstance(outcome, ServiceMatchError):
-                log.error("storing lead %s failed", new_lead.lead.request_id, exc_info=outcome)
-                outcome = _not_saved()
-            _answer(answer, outcome)
+            return self.transactions.store_together(new_leads)
+        except Exception as failure:  # becomes the outcome of the lead, or each is stored alone
+            if len(new_leads) == 1:
+                return [failure]
+            log.warning("storing %d leads together failed; storing each alone", len(new_leads), exc_info=True)
+            return [self._store_alone(item) for item in new_leads]
+
+    def _store_alone(self, item: NewLead) -> StoredLead | Exception:
+        try:
+            return self.transactions.store_one(item)
+        except Exception as failure:  # noqa: BLE001 - this lead's own outcome; the caller decides what to say
+            return failure
 
 
-def _not_saved() -> ServiceMatchError:
-    return ServiceMatchError(NOT_SAVED, status_code=503, headers={"Retry-After": "5"})
-
-
-def _answer(answer: Future, outcome: Lead | Exception) -> None:
+def _answer(answer: Future, outcome: StoredLead | Exception) -> None:
     if answer.done():  # its request gave up waiting; nobody is listening
         return
     if isinstance(outcome, Exception):

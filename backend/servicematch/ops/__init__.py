@@ -1,1 +1,1 @@
-"""Operations support: the baseline endpoint the throughput benchmark compares against."""
+"""Operations endpoints: liveness and database reachability."""

@@ -1,28 +1,16 @@
-"""POST /api/bench/insert: parse the same JSON a lead sends, insert one row, answer 202.
-
-Mounted only when SERVICEMATCH_BENCHMARK_ROUTES is true, so the throughput benchmark can
-state how close the real submit endpoint comes to the cheapest possible write.
-"""
+"""GET /api/health: the process answers and its database accepts a query."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from fastapi import APIRouter
 
-from fastapi import APIRouter, Body, FastAPI, Request
-from fastapi.responses import JSONResponse
+from servicematch.deps import EngineDep
 
-from .models import BenchmarkRow
+router = APIRouter(prefix="/api", tags=["ops"])
 
 
-def install_benchmark_routes(app: FastAPI) -> None:
-    router = APIRouter(prefix="/api/bench", tags=["ops"], include_in_schema=False)
-
-    @router.post("/insert", status_code=202)
-    def bare_insert(request: Request, payload: Annotated[dict[str, Any], Body()]) -> JSONResponse:
-        request_id = str(payload.get("requestId", ""))[:64]
-        with request.app.state.session_factory() as session:
-            session.add(BenchmarkRow(request_id=request_id))
-            session.commit()
-        return JSONResponse({"requestId": request_id}, status_code=202)
-
-    app.include_router(router)
+@router.get("/health", summary="Liveness and database reachability")
+def health(engine: EngineDep) -> dict[str, str]:
+    with engine.connect() as connection:
+        connection.exec_driver_sql("SELECT 1")
+    return {"status": "ok"}

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from servicematch.delivery.models import Provider
 from servicematch.intake.models import Lead
 from servicematch.intake.payload import decrypt_personal_data
 
-from .payloads import call_flow_payload, call_services, years_ago
+from .payloads import call_flow_payload, call_services, lead_form_payload, years_ago
 
 
 @pytest.fixture
@@ -104,3 +105,38 @@ def test_an_optional_question_may_be_left_out(client, final_expense):
     payload = call_flow_payload(final_expense)
     del payload["answers"][optional.id]
     assert submit(client, payload).status_code == 202
+
+
+@pytest.fixture
+def providers(app):
+    """Providers for the final-expense call flow and for HVAC, both serving all of Texas."""
+    with app.state.session_factory() as session:
+        for name, service in (("Lone Star Cover", "final-expense-ib"), ("Austin Assurance", "final-expense-ib"),
+                              ("Cool Air", "hvac")):
+            session.add(Provider(name=name, contact_email=f"{service}@example.com", services=[service],
+                                 states=["TX"], zips=[], active=True))
+        session.commit()
+
+
+def test_the_answer_names_the_matched_providers(client, final_expense, providers):
+    payload = call_flow_payload(final_expense, address="500 Congress Ave, Austin, TX 78701",
+                                phone_number="(512) 555-0166")
+    response = submit(client, payload)
+    assert response.status_code == 202
+    assert response.json()["providers"] == ["Austin Assurance", "Lone Star Cover"]
+    # A replay answers as the first request was answered.
+    assert submit(client, payload).json() == response.json()
+
+
+def test_a_form_lead_names_its_provider_and_its_duplicate_none(client, index, providers):
+    first = lead_form_payload(index.find("hvac", "services"))
+    response = client.post("/api/submit-form", json=first)
+    assert response.status_code == 202 and response.json()["providers"] == ["Cool Air"]
+
+    again = {**lead_form_payload(index.find("hvac", "services")), "requestId": "a-later-request"}
+    assert client.post("/api/submit-form", json=again).json()["providers"] == []  # same phone: a duplicate
+
+
+def test_a_lead_no_provider_serves_names_none(client, final_expense):
+    response = submit(client, call_flow_payload(final_expense))
+    assert response.status_code == 202 and response.json()["providers"] == []

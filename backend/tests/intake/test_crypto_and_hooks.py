@@ -1,20 +1,25 @@
-"""The data key (setting or generated file) and the lead-stored hook's shared transaction."""
+"""The data key (setting or generated file), and the side effects of storing a lead sharing its transaction."""
 
 from __future__ import annotations
 
 import base64
 import stat
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date
 
 import pytest
 from cryptography.exceptions import InvalidTag
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from servicematch.intake import crypto, service
+from servicematch.intake.checks import check_lead_form
+from servicematch.intake.consent import ConsentEvidence
 from servicematch.intake.crypto import DataKeyError, cipher_for, generate_data_key
 from servicematch.intake.models import ConsentRecord, Lead
+from servicematch.intake.schemas import LeadFormSubmission
 
 from .payloads import lead_form_payload
 
@@ -63,45 +68,55 @@ def count(app, model) -> int:
         return session.scalar(select(func.count()).select_from(model))
 
 
-def test_hooks_run_inside_the_lead_transaction(client, app, index):
-    seen = []
+class RecordingSideEffects:
+    """Side effects that run a test's function in the lead's transaction and match no provider."""
 
-    def record(session, lead, payload):
-        # Inside the lead's transaction, before its commit: nobody else can see the lead yet.
-        with app.state.session_factory() as other:
-            committed = other.get(Lead, lead.id) is not None
-        seen.append((session.in_transaction() and not committed, payload["requestId"],
-                     payload["consumer"]["phone"]))
+    def __init__(self, during: Callable[[Session, Lead], None]) -> None:
+        self.during = during
 
-    service.on_lead_stored(record)
-    try:
-        payload = lead_form_payload(index.find("hvac", "services"))
-        assert client.post("/api/submit-form", json=payload).status_code == 202
-    finally:
-        service.remove_lead_stored_hook(record)
-    assert seen == [(True, payload["requestId"], "5125550142")]
+    def on_stored(self, session: Session, lead: Lead) -> list[str]:
+        self.during(session, lead)
+        return []
+
+    def provider_names(self, session: Session, lead_id: str) -> list[str]:
+        return []
 
 
-def test_a_failing_hook_rolls_the_lead_back(app, index, settings):
-    from servicematch.intake.checks import check_lead_form
-    from servicematch.intake.consent import ConsentEvidence
-    from servicematch.intake.schemas import LeadFormSubmission
+def stored_with(app, index, settings, side_effects, lead: Lead) -> service.StoredLead:
+    transactions = service.LeadTransactions(session_factory=app.state.session_factory, settings=settings,
+                                            index=index, side_effects=side_effects)
+    evidence = ConsentEvidence(ip_address="192.0.2.1", user_agent="", page_url="", trustedform_cert_url="",
+                               global_privacy_control=False)
+    return transactions.store_one(service.NewLead(lead=lead, evidence=evidence))
 
-    def refuse(_session, _lead, _payload):
-        raise RuntimeError("outbox unavailable")
 
+def built_lead(index, settings) -> Lead:
     hvac = index.find("hvac", "services")
     submission = LeadFormSubmission.model_validate(lead_form_payload(hvac))
     checked = check_lead_form(index=index, service=hvac, submission=submission, today=date.today())
-    lead = service.build_lead(settings=settings, checked=checked, request_id=submission.requestId,
+    return service.build_lead(settings=settings, checked=checked, request_id=submission.requestId,
                               request_hash="h", is_test=False, click={}, do_not_sell=False)
-    evidence = ConsentEvidence(ip_address="192.0.2.1", user_agent="", page_url="", trustedform_cert_url="",
-                               global_privacy_control=False)
-    service.on_lead_stored(refuse)
-    try:
-        with pytest.raises(RuntimeError, match="outbox unavailable"):
-            service.store_lead(session_factory=app.state.session_factory, settings=settings, index=index,
-                               lead=lead, evidence=evidence)
-    finally:
-        service.remove_lead_stored_hook(refuse)
+
+
+def test_side_effects_run_inside_the_lead_transaction(app, index, settings):
+    seen = []
+
+    def record(session, lead):
+        # Inside the lead's transaction, before its commit: nobody else can see the lead yet.
+        with app.state.session_factory() as other:
+            committed = other.get(Lead, lead.id) is not None
+        seen.append((session.in_transaction() and not committed, lead.request_id))
+
+    lead = built_lead(index, settings)
+    stored_with(app, index, settings, RecordingSideEffects(record), lead)
+    assert seen == [(True, lead.request_id)]
+    assert count(app, Lead) == 1
+
+
+def test_a_failing_side_effect_rolls_the_lead_back(app, index, settings):
+    def refuse(_session, _lead):
+        raise RuntimeError("outbox unavailable")
+
+    with pytest.raises(RuntimeError, match="outbox unavailable"):
+        stored_with(app, index, settings, RecordingSideEffects(refuse), built_lead(index, settings))
     assert count(app, Lead) == count(app, ConsentRecord) == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import httpx
+import pytest
 from sqlalchemy import func, select
 
 from servicematch.intake.models import ConsentRecord, Lead
@@ -12,6 +13,12 @@ from servicematch.intake.models import ConsentRecord, Lead
 from .payloads import lead_form_payload, with_answer
 
 COPIES = 50
+
+
+@pytest.fixture(params=["batched", "simple"])
+def settings(settings, request):
+    """Every test here runs against both lead stores (SERVICEMATCH_LEAD_STORE)."""
+    return settings.model_copy(update={"lead_store": request.param})
 
 
 def rows(app, model) -> int:

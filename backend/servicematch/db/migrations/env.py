@@ -5,11 +5,10 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine, pool
 
-from servicematch.db.base import Base, import_all_models
+from servicematch.db.registry import metadata
 
-import_all_models()
 config = context.config
-target_metadata = Base.metadata
+target_metadata = metadata
 
 
 def run_migrations_offline() -> None:
@@ -24,7 +23,8 @@ def run_migrations_offline() -> None:
 
 
 def run_migrations_online() -> None:
-    engine = create_engine(config.get_main_option("sqlalchemy.url"), poolclass=pool.NullPool)
+    engine = create_engine(config.get_main_option("sqlalchemy.url"), poolclass=pool.NullPool,
+                           hide_parameters=True)
     with engine.connect() as connection:
         # Batch mode lets ALTER TABLE work on SQLite by rebuilding the table.
         context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=True)

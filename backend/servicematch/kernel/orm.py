@@ -1,4 +1,7 @@
-"""Declarative base with a naming convention, so migrations name constraints the same on every database."""
+"""Declarative base with a naming convention, so migrations name constraints the same on every database.
+
+Domains declare their tables on this Base; `servicematch.db.registry` imports them all.
+"""
 
 from __future__ import annotations
 
@@ -16,10 +19,3 @@ NAMING_CONVENTION = {
 
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
-
-
-def import_all_models() -> None:
-    """Import every module that declares tables, so Base.metadata knows them all."""
-    from servicematch.delivery import models as _delivery  # noqa: F401
-    from servicematch.intake import models as _intake  # noqa: F401
-    from servicematch.ops import models as _ops  # noqa: F401

@@ -1,0 +1,18 @@
+"""Every table the app declares, in one MetaData: what migrations and tests compare against.
+
+Domains declare their models on `servicematch.kernel.orm.Base` and never import this module,
+so importing each of them here makes no cycle.
+"""
+
+from __future__ import annotations
+
+from servicematch.console import models as console_models
+from servicematch.delivery import models as delivery_models
+from servicematch.events import models as events_models
+from servicematch.intake import models as intake_models
+from servicematch.intake import ratelimit as ratelimit_models
+from servicematch.kernel.orm import Base
+from servicematch.privacy import models as privacy_models
+
+metadata = Base.metadata
+DOMAIN_MODELS = (intake_models, ratelimit_models, delivery_models, events_models, console_models, privacy_models)
