@@ -18,6 +18,7 @@ from servicematch.delivery.schemas import ProviderCreate
 from servicematch.delivery.worker import DeliveryWorker
 from servicematch.errors import ServiceMatchError
 from servicematch.settings import get_settings
+from servicematch.terminal import SafeClickException, safe_text
 
 
 def _session_factory():
@@ -57,15 +58,15 @@ def add_provider(name, contact_email, services, states, zips, radius_miles, dail
             webhook_secret=webhook_secret,
         )
     except ValidationError as exc:
-        raise click.ClickException("; ".join(e["msg"] for e in exc.errors())) from exc
+        raise SafeClickException("; ".join(e["msg"] for e in exc.errors())) from exc
     with _session_factory()() as session:
         try:
             provider = directory.add_provider(session=session, data=data,
                                               catalog=load_catalog(get_settings().catalog_dir))
         except ServiceMatchError as exc:
-            raise click.ClickException(f"{exc.error} {exc.fields}") from exc
+            raise SafeClickException(f"{exc.error} {exc.fields}") from exc
         session.commit()
-        click.echo(f"added provider {provider.id} ({provider.name})")
+        click.echo(safe_text(f"added provider {provider.id} ({provider.name})"))
 
 
 @providers.command("list")
@@ -80,9 +81,12 @@ def list_providers(as_json: bool) -> None:
     for row in rows:
         area = ", ".join(row.states + row.zips) + (f" (+{row.radius_miles:g} mi)" if row.radius_miles else "")
         channels = "webhook+email" if row.webhook_url else "email"
-        click.echo(f"{row.id}  {'active ' if row.active else 'DISABLED'}  {row.name} <{row.contact_email}>  "
-                   f"services: {', '.join(row.services)}  area: {area}  cap: {row.daily_cap or '-'}  "
-                   f"via {channels}")
+        if row.webhook_paused_until:
+            channels += (f"  webhook PAUSED until {row.webhook_paused_until:%Y-%m-%d %H:%M:%S} UTC after "
+                         f"{row.webhook_failures} failures ({row.webhook_last_error})")
+        click.echo(safe_text(
+            f"{row.id}  {'active ' if row.active else 'DISABLED'}  {row.name} <{row.contact_email}>  "
+            f"services: {', '.join(row.services)}  area: {area}  cap: {row.daily_cap or '-'}  via {channels}"))
     if not rows:
         click.echo("no providers yet: add one with `servicematch providers add`")
 
@@ -95,9 +99,9 @@ def disable_provider(provider_id: str) -> None:
         try:
             provider = directory.disable_provider(session=session, provider_id=provider_id)
         except ServiceMatchError as exc:
-            raise click.ClickException(exc.error) from exc
+            raise SafeClickException(exc.error) from exc
         session.commit()
-        click.echo(f"disabled provider {provider.id} ({provider.name})")
+        click.echo(safe_text(f"disabled provider {provider.id} ({provider.name})"))
 
 
 @click.group()
@@ -113,9 +117,9 @@ def retry(delivery_id: str) -> None:
         try:
             retry_delivery(session=session, delivery_id=delivery_id)
         except ServiceMatchError as exc:
-            raise click.ClickException(exc.error) from exc
+            raise SafeClickException(exc.error) from exc
         session.commit()
-    click.echo(f"delivery {delivery_id} is queued again; a running worker sends it within its poll interval")
+    click.echo(f"delivery {safe_text(delivery_id)} is queued again; a running worker sends it within its poll interval")
 
 
 @click.group()
@@ -133,7 +137,7 @@ def show(request_id: str, as_json: bool) -> None:
             history = lead_history(session=session, request_id=request_id, settings=get_settings(),
                                    payload_builder=intake_payload_builder)
         except ServiceMatchError as exc:
-            raise click.ClickException(exc.error) from exc
+            raise SafeClickException(exc.error) from exc
     click.echo(json.dumps(history, indent=2) if as_json else render_history(history))
 
 

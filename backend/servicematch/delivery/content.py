@@ -21,11 +21,6 @@ def intake_payload_builder(*, lead: Lead, settings: Settings) -> dict:
     return buyer_payload(lead=lead, settings=settings)
 
 
-def buyer_body(*, payload: dict) -> dict:
-    """The spec submission payload, minus what only the browser-to-us leg carries."""
-    return {key: value for key, value in payload.items() if key != "recaptchaToken"}
-
-
 def provider_webhook_body(*, lead: Lead, provider: Provider, payload: dict) -> dict:
     """The lead's details for a matched provider; tracking data stays with us and the buyer."""
     consumer = payload.get("consumer", {})

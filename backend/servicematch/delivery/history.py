@@ -7,11 +7,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from servicematch.delivery.content import PayloadBuilder
-from servicematch.delivery.models import Delivery, as_utc
+from servicematch.delivery.endpoints import describe_pause, endpoint_key, endpoint_states
+from servicematch.delivery.models import Delivery, DeliveryStatus, as_utc, utcnow
 from servicematch.errors import NotFound
 from servicematch.intake.crypto import DataKeyError
 from servicematch.intake.models import Lead
 from servicematch.settings import Settings
+from servicematch.terminal import safe_text
 
 
 def mask_email(email: str) -> str:
@@ -56,6 +58,9 @@ def lead_history(
         .options(selectinload(Delivery.attempts), selectinload(Delivery.provider))
         .order_by(Delivery.created_at, Delivery.kind, Delivery.target_key)
     ).all()
+    # A pending delivery may be held back by its endpoint's circuit breaker, not by its own schedule.
+    waiting = {d.id: endpoint_key(d.kind, d.target_key) for d in deliveries if d.status == DeliveryStatus.PENDING}
+    pauses, now = endpoint_states(session, waiting.values()), utcnow()
     return {
         "lead": {
             "id": lead.id, "requestId": lead.request_id, "createdAt": _iso(lead.created_at),
@@ -70,6 +75,7 @@ def lead_history(
                 "status": d.status, "attemptCount": d.attempt_count, "lastError": d.last_error,
                 "nextAttemptAt": _iso(d.next_attempt_at) if d.status == "pending" else None,
                 "completedAt": _iso(d.completed_at),
+                "endpointPause": describe_pause(pauses.get(waiting.get(d.id, "")), now),
                 "attempts": [
                     {"at": _iso(a.attempted_at), "target": a.target, "statusCode": a.status_code,
                      "error": a.error, "durationMs": a.duration_ms, "outcome": a.outcome,
@@ -83,7 +89,8 @@ def lead_history(
 
 
 def render_history(history: dict) -> str:
-    """The history as an operator reads it in a terminal."""
+    """The history as an operator reads it in a terminal: consumers' answers and receivers' bodies
+    are untrusted, so each line shows their control characters escaped, never interpreted."""
     lead = history["lead"]
     flags = [name for name, on in (("test", lead["isTest"]), ("duplicate", lead["isDuplicate"]),
                                    ("do-not-sell", lead["doNotSell"])) if on]
@@ -105,6 +112,9 @@ def render_history(history: dict) -> str:
                      f"{d['attemptCount']} attempt(s)")
         if d["nextAttemptAt"]:
             lines.append(f"  next attempt at {d['nextAttemptAt']}")
+        if pause := d.get("endpointPause"):
+            lines.append(f"  endpoint paused until {pause['pausedUntil']} after {pause['consecutiveFailures']} "
+                         f"failures in a row ({pause['lastError']}); a successful probe resumes it")
         if d["lastError"]:
             lines.append(f"  last error: {d['lastError']}")
         for a in d["attempts"]:
@@ -112,4 +122,4 @@ def render_history(history: dict) -> str:
             lines.append(f"  {a['at']}  {a['outcome']:<9}  {answer}  {a['durationMs']} ms  {a['target']}")
             if a["outcome"] == "rejected" and a["responseBody"]:
                 lines.append(f"    body: {a['responseBody'][:200]}")
-    return "\n".join(lines)
+    return "\n".join(safe_text(line) for line in lines)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from datetime import UTC, datetime
 
 from sqlalchemy import (
@@ -19,16 +18,10 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from servicematch.db.base import Base
 from servicematch.intake.models import Lead
-
-
-def utcnow() -> datetime:
-    return datetime.now(UTC)
-
-
-def new_id() -> str:
-    return str(uuid.uuid4())
+from servicematch.kernel.clock import utcnow
+from servicematch.kernel.ids import new_id
+from servicematch.kernel.orm import Base
 
 
 class DeliveryStatus:
@@ -46,6 +39,8 @@ class TargetKind:
     BUYER = "buyer"
     PROVIDER_WEBHOOK = "provider_webhook"
     PROVIDER_EMAIL = "provider_email"
+    # The consumer's own mailbox: consent receipts (servicematch.privacy).
+    CONSUMER_EMAIL = "consumer_email"
 
 
 class Provider(Base):
@@ -86,6 +81,9 @@ class Delivery(Base):
         ForeignKey("providers.id", ondelete="SET NULL"), index=True
     )
     kind: Mapped[str] = mapped_column(String(24))
+    # What is sent: the lead itself, or a privacy message about it (servicematch.privacy.notices:
+    # receipt, lead.revoked, lead.deleted, lead.corrected) to the same party by the same channel.
+    payload_kind: Mapped[str] = mapped_column(String(24), default="lead", server_default="lead")
     target_key: Mapped[str] = mapped_column(String(100))
     status: Mapped[str] = mapped_column(String(16), default=DeliveryStatus.PENDING)
     attempt_count: Mapped[int] = mapped_column(Integer, default=0)
@@ -125,6 +123,23 @@ class DeliveryAttempt(Base):
     outcome: Mapped[str] = mapped_column(String(16))
 
     delivery: Mapped[Delivery] = relationship(back_populates="attempts")
+
+
+class DeliveryEndpoint(Base):
+    """A receiver's health, shared by every worker: the circuit breaker of one endpoint.
+
+    Endpoints are the buyer (`buyer`), each provider's webhook (`webhook:<provider id>`) and the
+    SMTP server (`smtp`). A row exists once an endpoint has failed; success resets it.
+    """
+
+    __tablename__ = "delivery_endpoints"
+
+    key: Mapped[str] = mapped_column(String(100), primary_key=True)
+    consecutive_failures: Mapped[int] = mapped_column(Integer, default=0)
+    # While in the future, nothing is sent to the endpoint; once past, one probe may go.
+    paused_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    last_error: Mapped[str | None] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 def as_utc(value: datetime | None) -> datetime | None:

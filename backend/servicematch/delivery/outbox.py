@@ -1,27 +1,23 @@
-"""The outbox: rows added in the lead's transaction, claimed under a lease, completed per attempt."""
+"""The outbox: rows added in the lead's transaction (claims.py leases and completes them)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import or_, select, update
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from servicematch.delivery import wakeup
 from servicematch.delivery.matching import match_providers
 from servicematch.delivery.models import (
     Delivery,
-    DeliveryAttempt,
     DeliveryStatus,
     Provider,
     TargetKind,
-    as_utc,
     new_id,
     utcnow,
 )
-from servicematch.delivery.outcome import Outcome, SendResult
-from servicematch.delivery.retry import next_delay, window_is_over
 from servicematch.errors import NotFound, ServiceMatchError
 from servicematch.intake.models import Lead
 from servicematch.settings import Settings
@@ -36,12 +32,6 @@ class EnqueueResult:
     def provider_names(self) -> list[str]:
         """What the consumer's thank-you answer may show."""
         return [provider.name for provider in self.providers]
-
-
-@dataclass(frozen=True)
-class Claim:
-    delivery_id: str
-    token: str
 
 
 def buyer_skip_reason(lead: Lead) -> str | None:
@@ -92,83 +82,6 @@ def enqueue_deliveries(
     return EnqueueResult(deliveries=rows, providers=providers)
 
 
-def _claimable(now: datetime):
-    return (
-        Delivery.status == DeliveryStatus.PENDING,
-        Delivery.next_attempt_at <= now,
-        or_(Delivery.claimed_until.is_(None), Delivery.claimed_until < now),
-    )
-
-
-def claim_due(
-    *, session_factory: sessionmaker[Session], now: datetime, lease_seconds: float, limit: int,
-) -> list[Claim]:
-    """Lease up to `limit` due deliveries to this caller; no two callers get the same one."""
-    with session_factory() as session:
-        candidates = select(Delivery.id).where(*_claimable(now)).order_by(Delivery.next_attempt_at).limit(limit)
-        if session.get_bind().dialect.name == "postgresql":
-            # Workers skip rows another worker is claiming instead of queueing behind it.
-            candidates = candidates.with_for_update(skip_locked=True)
-        claims = []
-        for delivery_id in session.scalars(candidates).all():
-            token = new_id()
-            # Compare-and-set: the lease is taken only if nobody holds it, on every backend.
-            taken = session.execute(
-                update(Delivery).where(Delivery.id == delivery_id, *_claimable(now))
-                .values(claimed_until=now + timedelta(seconds=lease_seconds), claim_token=token)
-                .execution_options(synchronize_session=False)
-            ).rowcount
-            if taken == 1:
-                claims.append(Claim(delivery_id=delivery_id, token=token))
-        session.commit()
-    return claims
-
-
-def complete_attempt(
-    *, session_factory: sessionmaker[Session], claim: Claim, result: SendResult, now: datetime,
-    attempted_at: datetime, settings: Settings,
-) -> str | None:
-    """Record the attempt and move the delivery on; returns its new status (None if the lease was lost)."""
-    with session_factory() as session:
-        delivery = session.get(Delivery, claim.delivery_id)
-        if delivery is None:
-            return None
-        session.add(DeliveryAttempt(
-            id=new_id(), delivery_id=delivery.id, attempted_at=attempted_at, target=result.target,
-            status_code=result.status_code, error=result.error, response_body=result.response_body,
-            duration_ms=result.duration_ms, outcome=result.outcome,
-        ))
-        attempts = delivery.attempt_count + 1
-        values: dict = {"attempt_count": attempts, "claimed_until": None, "claim_token": None,
-                        "last_error": _describe_failure(result)}
-        if result.outcome == Outcome.DELIVERED:
-            values |= {"status": DeliveryStatus.DELIVERED, "completed_at": now}
-        elif result.outcome == Outcome.REJECTED:
-            values |= {"status": DeliveryStatus.REJECTED, "completed_at": now}
-        elif window_is_over(created_at=as_utc(delivery.window_started_at), now=now, settings=settings):
-            values |= {"status": DeliveryStatus.FAILED, "completed_at": now}
-        else:
-            values |= {"next_attempt_at": now + next_delay(attempt=attempts, settings=settings)}
-        # Only the lease holder moves the delivery on; a worker whose lease ran out keeps its
-        # attempt on record but leaves the state to the worker that took over.
-        moved = session.execute(
-            update(Delivery).where(Delivery.id == delivery.id, Delivery.claim_token == claim.token)
-            .values(**values).execution_options(synchronize_session=False)
-        ).rowcount
-        session.commit()
-        return values.get("status", DeliveryStatus.PENDING) if moved == 1 else None
-
-
-def release_claim(*, session_factory: sessionmaker[Session], claim: Claim) -> None:
-    """Give a lease back unused (the worker is stopping before sending)."""
-    with session_factory() as session:
-        session.execute(
-            update(Delivery).where(Delivery.id == claim.delivery_id, Delivery.claim_token == claim.token)
-            .values(claimed_until=None, claim_token=None)
-        )
-        session.commit()
-
-
 def retry_delivery(*, session: Session, delivery_id: str, now: datetime | None = None) -> Delivery:
     """Put a failed or rejected delivery back in the queue, with a fresh retry window."""
     now = now or utcnow()
@@ -188,14 +101,6 @@ def retry_delivery(*, session: Session, delivery_id: str, now: datetime | None =
     delivery.claim_token = None
     wakeup.notify_after_commit(session)
     return delivery
-
-
-def _describe_failure(result: SendResult) -> str | None:
-    if result.outcome == Outcome.DELIVERED:
-        return None
-    if result.error:
-        return result.error
-    return f"HTTP {result.status_code}" if result.status_code else "unknown failure"
 
 
 def matched_provider_names(*, session: Session, lead_id: str) -> list[str]:

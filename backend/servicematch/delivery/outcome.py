@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# Enough of a receiver's answer to understand a rejection, not enough to bloat the table.
+# Enough of a receiver's answer to understand a rejection, not enough to bloat the table. The
+# sender stops reading an answer here, so a huge or endless body costs nothing.
 RESPONSE_BODY_LIMIT = 2048
 
 
@@ -12,6 +13,10 @@ class Outcome:
     DELIVERED = "delivered"
     REJECTED = "rejected"
     RETRY = "retry"
+    # An attempt on record before it is sent; it keeps this outcome only while the send is under
+    # way, and becomes UNKNOWN if its worker stopped before the answer was recorded.
+    SENDING = "sending"
+    UNKNOWN = "unknown"
 
 
 @dataclass(frozen=True)
@@ -22,18 +27,30 @@ class SendResult:
     status_code: int | None = None
     error: str | None = None
     response_body: str | None = None
+    # False when nothing reached the receiver (refused URL, missing setting, a bug building the
+    # message): such a failure says nothing about the endpoint's health.
+    sent: bool = True
+
+    @property
+    def endpoint_failed(self) -> bool:
+        """Whether this answer counts towards pausing the endpoint (the circuit breaker)."""
+        if not self.sent:
+            return False
+        redirected = self.status_code is not None and 300 <= self.status_code < 400
+        return self.outcome == Outcome.RETRY or redirected
 
 
 def classify_http_status(status_code: int) -> str:
-    """2xx delivered; 4xx other than 408 and 429 is a permanent no; anything else is retried."""
+    """2xx delivered; 3xx and 4xx other than 408 and 429 are permanent; anything else is retried.
+
+    A redirect is not followed (the signature and the address check cover one URL), and it will
+    not change by waiting: it is the receiver's configuration that needs fixing.
+    """
     if 200 <= status_code < 300:
         return Outcome.DELIVERED
+    if 300 <= status_code < 400:
+        return Outcome.REJECTED
     if 400 <= status_code < 500 and status_code not in (408, 429):
         return Outcome.REJECTED
     return Outcome.RETRY
 
-
-def cap_body(text: str | None) -> str | None:
-    if text is None:
-        return None
-    return text[:RESPONSE_BODY_LIMIT]

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from pydantic import ValidationError
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from servicematch.catalog.loader import CatalogIndex
+from servicematch.delivery.endpoints import webhook_health
 from servicematch.delivery.models import Provider, as_utc, new_id, utcnow
 from servicematch.delivery.schemas import ProviderCreate, ProviderPublic, ProviderUpdate
-from servicematch.errors import NotFound, ServiceMatchError
+from servicematch.errors import NotFound, ServiceMatchError, validation_fields
+
+# The provider's columns an update may change, as ProviderCreate names them.
+EDITABLE = tuple(ProviderCreate.model_fields)
 
 
 def normalise_services(*, services: list[str], catalog: CatalogIndex | None) -> list[str]:
@@ -58,16 +63,20 @@ def list_providers(*, session: Session, include_inactive: bool = True) -> list[P
 def update_provider(
     *, session: Session, provider_id: str, changes: ProviderUpdate, catalog: CatalogIndex | None
 ) -> Provider:
-    """Change the fields given; the result must still have a service area."""
+    """Change the fields given, after checking the provider they leave as a whole: a refused
+    change writes nothing (the caller commits)."""
     provider = get_provider(session=session, provider_id=provider_id)
-    values = changes.model_dump(exclude_unset=True)
-    if "services" in values:
-        values["services"] = normalise_services(services=values["services"], catalog=catalog)
+    current = {name: getattr(provider, name) for name in EDITABLE}
+    try:
+        merged = ProviderCreate.model_validate({**current, **changes.model_dump(exclude_unset=True)})
+    except ValidationError as exc:
+        fields = validation_fields(exc.errors())
+        raise ServiceMatchError("The change would leave the provider invalid.", fields=fields,
+                                status_code=422) from exc
+    values = merged.model_dump()
+    values["services"] = normalise_services(services=merged.services, catalog=catalog)
     for name, value in values.items():
         setattr(provider, name, value)
-    if not provider.states and not provider.zips:
-        raise ServiceMatchError("A provider needs a service area: states, ZIP codes, or both.",
-                                fields={"states": "required without zips"}, status_code=422)
     session.flush()
     return provider
 
@@ -88,4 +97,5 @@ def provider_public(provider: Provider) -> ProviderPublic:
         services=provider.services, states=provider.states, zips=provider.zips,
         radius_miles=provider.radius_miles, daily_cap=provider.daily_cap, active=provider.active,
         last_matched_at=as_utc(provider.last_matched_at), created_at=as_utc(provider.created_at),
+        **webhook_health(provider),
     )

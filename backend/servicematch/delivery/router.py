@@ -3,35 +3,46 @@
 from __future__ import annotations
 
 import hmac
-from collections.abc import Iterator
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
-from sqlalchemy.orm import Session
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from servicematch.db.session import session_scope
 from servicematch.delivery import providers as directory
 from servicematch.delivery.schemas import ProviderCreate, ProviderPublic, ProviderUpdate
-from servicematch.errors import NotFound, ServiceMatchError
+from servicematch.deps import CatalogDep, SessionDep, SettingsDep
+from servicematch.errors import ErrorBody, NotFound, ServiceMatchError
+from servicematch.intake.client import client_ip
+from servicematch.intake.ratelimit import SlidingWindowLimiter, too_many
+
+# Declares the bearer scheme in the OpenAPI schema; the checks below stay ours (auto_error off).
+bearer = HTTPBearer(auto_error=False, description="SERVICEMATCH_ADMIN_TOKEN")
 
 
-def require_admin(request: Request) -> None:
-    """The admin API exists only while a token is set, and answers only to that token."""
-    token = request.app.state.settings.admin_token
+async def require_admin(request: Request, settings: SettingsDep,
+                        credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> None:
+    """The admin API exists only while a token is set, and answers only to that token.
+
+    Wrong tokens are counted per client address; past the allowance every attempt, right or
+    wrong, is a 429 until the window moves on, so a token cannot be guessed at speed.
+    """
+    token = settings.admin_token
     if not token:
         raise NotFound("Not Found")
-    scheme, _, given = request.headers.get("Authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(), token.encode()):
+    failures: SlidingWindowLimiter = request.app.state.admin_auth_limiter
+    client = client_ip(request, trusted_proxies=settings.trusted_proxies)
+    wait = await failures.call(failures.retry_after, client)
+    if wait > 0:
+        raise too_many(wait)
+    given = credentials.credentials if credentials else ""
+    if not hmac.compare_digest(given.strip().encode(), token.encode()):
+        await failures.call(failures.record, client)
         raise ServiceMatchError("A valid admin token is required.", status_code=401,
                                 headers={"WWW-Authenticate": "Bearer"})
 
 
-def get_session(request: Request) -> Iterator[Session]:
-    yield from session_scope(request.app.state.session_factory)
-
-
-SessionDep = Annotated[Session, Depends(get_session)]
-router = APIRouter(prefix="/api/admin/providers", tags=["admin"], dependencies=[Depends(require_admin)])
+router = APIRouter(prefix="/api/admin/providers", tags=["admin"], dependencies=[Depends(require_admin)],
+                   responses={401: {"model": ErrorBody}, 429: {"model": ErrorBody}})
 
 
 @router.get("", summary="Every provider")
@@ -40,8 +51,8 @@ def list_providers(session: SessionDep) -> list[ProviderPublic]:
 
 
 @router.post("", status_code=201, summary="Add a provider")
-def add_provider(data: ProviderCreate, request: Request, session: SessionDep) -> ProviderPublic:
-    provider = directory.add_provider(session=session, data=data, catalog=request.app.state.catalog)
+def add_provider(data: ProviderCreate, catalog: CatalogDep, session: SessionDep) -> ProviderPublic:
+    provider = directory.add_provider(session=session, data=data, catalog=catalog)
     session.commit()
     return directory.provider_public(provider)
 
@@ -53,10 +64,10 @@ def read_provider(provider_id: str, session: SessionDep) -> ProviderPublic:
 
 @router.patch("/{provider_id}", summary="Change a provider; send only the fields to change")
 def update_provider(
-    provider_id: str, changes: ProviderUpdate, request: Request, session: SessionDep
+    provider_id: str, changes: ProviderUpdate, catalog: CatalogDep, session: SessionDep
 ) -> ProviderPublic:
     provider = directory.update_provider(session=session, provider_id=provider_id, changes=changes,
-                                         catalog=request.app.state.catalog)
+                                         catalog=catalog)
     session.commit()
     return directory.provider_public(provider)
 

@@ -8,6 +8,8 @@ from datetime import datetime
 import us
 from pydantic import BaseModel, ConfigDict, EmailStr, Field, field_validator, model_validator
 
+from servicematch.intake.validation import has_control_characters
+
 ZIP_PATTERN = re.compile(r"^\d{5}$")
 STATE_CODES = {state.abbr for state in us.STATES} | {"DC"}
 
@@ -28,10 +30,23 @@ def _clean_zips(values: list[str]) -> list[str]:
     return cleaned
 
 
+def _one_line(value: str | None) -> str | None:
+    # A name or secret with a line break would forge headers in the provider's e-mail.
+    if value is not None and has_control_characters(value):
+        raise ValueError("must not contain control characters (such as line breaks)")
+    return value
+
+
+def _clean_services(values: list[str]) -> list[str]:
+    for value in values:
+        _one_line(value)
+    return values
+
+
 def _clean_webhook(value: str | None) -> str | None:
     if value is None or not value.strip():
         return None
-    value = value.strip()
+    value = _one_line(value.strip())
     if not re.match(r"^https?://[^\s/]+", value):
         raise ValueError("must be an http:// or https:// URL")
     return value
@@ -54,6 +69,8 @@ class ProviderCreate(BaseModel):
     _states = field_validator("states")(_clean_states)
     _zips = field_validator("zips")(_clean_zips)
     _webhook = field_validator("webhook_url")(_clean_webhook)
+    _text = field_validator("name", "webhook_secret")(_one_line)
+    _services = field_validator("services")(_clean_services)
 
     @model_validator(mode="after")
     def _has_an_area(self) -> ProviderCreate:
@@ -64,8 +81,12 @@ class ProviderCreate(BaseModel):
         return self
 
 
+# What a provider cannot be without: null is refused for these, while null clears the others.
+REQUIRED_ON_UPDATE = ("name", "contact_email", "services", "states", "zips", "active")
+
+
 class ProviderUpdate(BaseModel):
-    """Only the fields sent are changed."""
+    """Only the fields sent are changed; the result is checked whole before anything is written."""
 
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
@@ -83,6 +104,16 @@ class ProviderUpdate(BaseModel):
     _states = field_validator("states")(lambda v: None if v is None else _clean_states(v))
     _zips = field_validator("zips")(lambda v: None if v is None else _clean_zips(v))
     _webhook = field_validator("webhook_url")(_clean_webhook)
+    _text = field_validator("name", "webhook_secret")(_one_line)
+    _services = field_validator("services")(lambda v: None if v is None else _clean_services(v))
+
+    @field_validator(*REQUIRED_ON_UPDATE, mode="before")
+    @classmethod
+    def _not_null(cls, value):
+        # Validators run only on the fields sent, so None here is an explicit null.
+        if value is None:
+            raise ValueError("cannot be null (send [] to empty a list)")
+        return value
 
 
 class ProviderPublic(BaseModel):
@@ -103,3 +134,7 @@ class ProviderPublic(BaseModel):
     active: bool
     last_matched_at: datetime | None
     created_at: datetime
+    # The webhook's circuit breaker: paused after failures in a row until a probe succeeds.
+    webhook_paused_until: datetime | None = None
+    webhook_failures: int = 0
+    webhook_last_error: str | None = None

@@ -11,9 +11,9 @@ _listeners: set[threading.Event] = set()
 _lock = threading.Lock()
 
 
-def subscribe() -> threading.Event:
-    """An event that is set whenever new deliveries are committed in this process."""
-    wake = threading.Event()
+def subscribe(wake: threading.Event | None = None) -> threading.Event:
+    """An event (`wake`, or a new one) set whenever new deliveries are committed in this process."""
+    wake = wake or threading.Event()
     with _lock:
         _listeners.add(wake)
     return wake

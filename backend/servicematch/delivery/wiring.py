@@ -1,44 +1,33 @@
-"""Plug delivery into the app: the intake hook, the admin API and the built-in worker."""
+"""What create_app needs from delivery: the side effects of storing a lead, and the built-in worker."""
 
 from __future__ import annotations
 
-from fastapi import FastAPI
-from sqlalchemy.orm import Session
+from dataclasses import dataclass
 
-from servicematch.delivery.outbox import enqueue_deliveries
-from servicematch.delivery.router import router as admin_router
+from sqlalchemy.orm import Session, sessionmaker
+
+from servicematch.delivery.outbox import enqueue_deliveries, matched_provider_names
 from servicematch.delivery.worker import BackgroundWorker, DeliveryWorker
 from servicematch.intake.models import Lead
-from servicematch.intake.service import on_lead_stored
-from servicematch.settings import Settings, get_settings
-
-# Sessions made by an app carry its settings, so the intake hook knows this app's buyer and SMTP.
-SETTINGS_INFO_KEY = "servicematch.settings"
+from servicematch.settings import Settings
 
 
-def enqueue_for_stored_lead(session: Session, lead: Lead, _payload: dict) -> None:
-    """Intake's lead-stored hook: the outbox rows join the lead's own transaction."""
-    settings = session.info.get(SETTINGS_INFO_KEY) or get_settings()
-    enqueue_deliveries(session=session, lead=lead, settings=settings)
+@dataclass(frozen=True)
+class LeadDeliveries:
+    """Intake's LeadSideEffects: a new lead's outbox rows join the lead's own transaction."""
+
+    settings: Settings
+
+    def on_stored(self, session: Session, lead: Lead) -> list[str]:
+        # Sorted as matched_provider_names sorts them, so a replayed request gets the same answer.
+        return sorted(enqueue_deliveries(session=session, lead=lead, settings=self.settings).provider_names)
+
+    def provider_names(self, session: Session, lead_id: str) -> list[str]:
+        return matched_provider_names(session=session, lead_id=lead_id)
 
 
-def install_delivery(app: FastAPI, settings: Settings) -> None:
-    """Wire delivery into `app`; the worker starts with the app unless settings turn it off."""
-    app.state.session_factory.configure(info={SETTINGS_INFO_KEY: settings})
-    on_lead_stored(enqueue_for_stored_lead)
-    app.include_router(admin_router)
+def built_in_worker(settings: Settings, session_factory: sessionmaker[Session]) -> BackgroundWorker | None:
+    """The worker `serve` runs inside the web process, or None when settings turn it off."""
     if not settings.worker_enabled:
-        return
-
-    def start_worker() -> None:
-        worker = DeliveryWorker(session_factory=app.state.session_factory, settings=settings)
-        app.state.delivery_worker = BackgroundWorker(worker)
-        app.state.delivery_worker.start()
-
-    def stop_worker() -> None:
-        background = getattr(app.state, "delivery_worker", None)
-        if background is not None:
-            background.stop(timeout=settings.delivery_timeout_seconds + 5)
-
-    app.router.on_startup.append(start_worker)
-    app.router.on_shutdown.append(stop_worker)
+        return None
+    return BackgroundWorker(DeliveryWorker(session_factory=session_factory, settings=settings))

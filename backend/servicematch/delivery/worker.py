@@ -1,28 +1,45 @@
-"""The delivery worker: claim due deliveries, send them, record each attempt, sleep until woken."""
+"""The delivery worker: claim what is due as slots free up, send, record each attempt.
+
+One dispatcher thread does all database work in batches (claim, complete); a pool of send
+threads only talks to receivers. A round never waits for its sends: a slot is refilled as soon
+as its send finishes, and each endpoint may hold at most SERVICEMATCH_ENDPOINT_CONCURRENCY slots,
+so a slow receiver delays its own deliveries and nobody else's.
+"""
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 import uuid
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
-import httpx
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy import select
+from sqlalchemy.orm import Session, joinedload, sessionmaker
 
 from servicematch.delivery import wakeup
+from servicematch.delivery.claims import Claim, Completion, claim_due, complete_attempts
 from servicematch.delivery.content import PayloadBuilder, intake_payload_builder
+from servicematch.delivery.http_sender import delivery_client
 from servicematch.delivery.models import Delivery, utcnow
-from servicematch.delivery.outbox import Claim, claim_due, complete_attempt
 from servicematch.delivery.outcome import Outcome, SendResult
 from servicematch.delivery.sending import send_delivery
+from servicematch.intake.models import Lead
+from servicematch.privacy.retention import RetentionSchedule
 from servicematch.settings import Settings
 
 log = logging.getLogger("servicematch.delivery")
 
 Clock = Callable[[], datetime]
+# An attempt must end this long before its lease does, so its answer is recorded under the lease.
+LEASE_MARGIN_SECONDS = 2.0
+# While sends are under way, how often the dispatcher looks again without being woken.
+BUSY_WAIT_SECONDS = 0.05
+# Connections the HTTP client keeps open (one per receiver it talks to, reused across sends).
+KEPT_CONNECTIONS = 64
 
 
 class DeliveryWorker:
@@ -41,70 +58,130 @@ class DeliveryWorker:
         self.clock = clock
         self.payload_builder = payload_builder
         self.worker_id = uuid.uuid4().hex[:8]
-        self._client = httpx.Client(follow_redirects=False)
+        # Idle connections are kept for many endpoints, not just as many as run at once.
+        self._client = delivery_client(allow_private=settings.private_webhooks_allowed,
+                                       max_connections=max(KEPT_CONNECTIONS, settings.worker_concurrency))
         self._pool = ThreadPoolExecutor(max_workers=settings.worker_concurrency,
                                         thread_name_prefix="delivery-send")
+        self._lock = threading.Lock()
+        self._in_flight: Counter[str] = Counter()
+        self._finished: list[Completion] = []
+        # Set when a send finishes or (in run_forever) when new deliveries are committed.
+        self._changed = threading.Event()
 
-    def run_once(self) -> int:
-        """Claim what is due now and send it all; returns how many deliveries were attempted."""
-        claims = claim_due(session_factory=self.session_factory, now=self.clock(),
-                           lease_seconds=self.settings.delivery_lease_seconds,
-                           limit=self.settings.worker_concurrency)
-        if len(claims) == 1:
-            self._process(claims[0])
-        else:
-            list(self._pool.map(self._process, claims))
+    def dispatch(self) -> int:
+        """Record the answers that came in, then start sends for the free slots; returns how many."""
+        self._record_finished()
+        with self._lock:
+            in_flight = +self._in_flight
+        free = self.settings.worker_concurrency - sum(in_flight.values())
+        if free <= 0:
+            return 0
+        claims = claim_due(session_factory=self.session_factory, now=self.clock(), settings=self.settings,
+                           limit=free, in_flight=in_flight,
+                           endpoint_limit=self.settings.endpoint_concurrency)
+        for claim in claims:
+            with self._lock:
+                self._in_flight[claim.endpoint] += 1
+            self._pool.submit(self._send, claim)
         return len(claims)
 
-    def run_until_idle(self, max_rounds: int = 100) -> int:
-        """Send until nothing is due at the current clock time; returns the attempt count."""
+    def run_until_idle(self, max_rounds: int = 100_000) -> int:
+        """Send until nothing is due at the clock's time and nothing is under way; returns attempts."""
         total = 0
         for _ in range(max_rounds):
-            done = self.run_once()
-            if done == 0:
-                break
-            total += done
+            self._changed.clear()
+            started = self.dispatch()
+            total += started
+            if started == 0:
+                if self._idle():
+                    return total
+                self._changed.wait(BUSY_WAIT_SECONDS)
         return total
 
     def run_forever(self, stop: threading.Event) -> None:
-        """Loop until `stop` is set, woken by new commits in this process or by the poll interval."""
-        wake = wakeup.subscribe()
+        """Loop until `stop` is set, woken by finished sends, new commits or the poll interval."""
+        wakeup.subscribe(self._changed)
+        retention = RetentionSchedule(session_factory=self.session_factory, settings=self.settings)
         try:
             while not stop.is_set():
-                wake.clear()
+                self._changed.clear()
                 try:
-                    done = self.run_once()
+                    started = self.dispatch()
                 except Exception:
                     # A database hiccup must not end the worker; the next round tries again.
                     log.exception("delivery round failed")
-                    done = 0
-                if done == 0:
-                    wake.wait(self.settings.worker_poll_seconds)
+                    started = 0
+                if started == 0:
+                    busy = not self._idle()
+                    if not busy:
+                        retention.poke()  # the privacy retention periods, applied once a day
+                    self._changed.wait(BUSY_WAIT_SECONDS if busy else self.settings.worker_poll_seconds)
         finally:
-            wakeup.unsubscribe(wake)
+            wakeup.unsubscribe(self._changed)
 
     def close(self) -> None:
+        """Let the sends under way finish and record them, then release the connections."""
         self._pool.shutdown(wait=True)
-        self._client.close()
-
-    def _process(self, claim: Claim) -> None:
-        attempted_at = self.clock()
         try:
-            with self.session_factory() as session:
-                delivery = session.get(Delivery, claim.delivery_id)
-                result = send_delivery(
-                    session=session, delivery=delivery, settings=self.settings, client=self._client,
-                    payload_builder=self.payload_builder, timestamp=int(attempted_at.timestamp()),
-                )
+            self._record_finished()
+        finally:
+            self._client.close()
+
+    def _idle(self) -> bool:
+        with self._lock:
+            return not self._finished and sum(self._in_flight.values()) == 0
+
+    def _record_finished(self) -> None:
+        with self._lock:
+            batch, self._finished = self._finished, []
+        if not batch:
+            return
+        try:
+            statuses = complete_attempts(session_factory=self.session_factory, completions=batch,
+                                         now=self.clock(), settings=self.settings)
+        except Exception:
+            with self._lock:  # kept for the next round; the leases still protect the rows
+                self._finished = batch + self._finished
+            raise
+        for completion, status in zip(batch, statuses):
+            result = completion.result
+            log.info("delivery %s -> %s (%s)", completion.claim.delivery_id, status or "settled elsewhere",
+                     result.status_code or result.error)
+
+    def _send(self, claim: Claim) -> None:
+        try:
+            result = self._attempt(claim)
         except Exception as exc:
             # A bug or bad data while building the message is recorded like any failed attempt.
             log.exception("delivery %s could not be sent", claim.delivery_id)
-            result = SendResult(outcome=Outcome.RETRY, target="(not sent)", duration_ms=0,
+            result = SendResult(outcome=Outcome.RETRY, target="(not sent)", duration_ms=0, sent=False,
                                 error=f"{type(exc).__name__}: {exc}"[:500])
-        status = complete_attempt(session_factory=self.session_factory, claim=claim, result=result,
-                                  now=self.clock(), attempted_at=attempted_at, settings=self.settings)
-        log.info("delivery %s -> %s (%s)", claim.delivery_id, status or "lease lost",
-                 result.status_code or result.error)
+        with self._lock:
+            self._finished.append(Completion(claim=claim, result=result))
+            self._in_flight[claim.endpoint] -= 1
+        self._changed.set()
+
+    def _attempt(self, claim: Claim) -> SendResult:
+        now = self.clock()
+        lease_left = (claim.claimed_until - now).total_seconds() - LEASE_MARGIN_SECONDS
+        deadline = min(self.settings.delivery_timeout_seconds, lease_left)
+        if deadline <= 0:
+            return SendResult(outcome=Outcome.RETRY, target="(not sent)", duration_ms=0, sent=False,
+                              error="not sent: too little of the lease was left for a full attempt")
+        started = time.monotonic()
+        with self.session_factory() as session:
+            # One query for what every channel reads: the delivery, its lead with the consent
+            # record (the buyer payload's IP), and its provider.
+            delivery = session.scalars(
+                select(Delivery).where(Delivery.id == claim.delivery_id)
+                .options(joinedload(Delivery.lead).joinedload(Lead.consent), joinedload(Delivery.provider))
+            ).one()
+            return send_delivery(
+                session=session, delivery=delivery, settings=self.settings, client=self._client,
+                payload_builder=self.payload_builder, timestamp=int(now.timestamp()),
+                deadline=deadline - (time.monotonic() - started),
+            )
 
 
 class BackgroundWorker:

@@ -15,10 +15,11 @@ from delivery_receivers import HttpReceiver, SmtpReceiver
 from delivery_support import BUYER_SECRET, FakeClock
 
 from servicematch.delivery.models import Provider, utcnow
+from servicematch.delivery.wiring import LeadDeliveries
 from servicematch.delivery.worker import DeliveryWorker
 from servicematch.intake.checks import CheckedLead
 from servicematch.intake.consent import ConsentEvidence
-from servicematch.intake.service import NewLead, build_lead, store_lead, store_leads
+from servicematch.intake.service import LeadTransactions, NewLead, build_lead
 from servicematch.settings import Settings
 
 CONTACT = {
@@ -75,9 +76,14 @@ def worker(app, settings: Settings, clock: FakeClock) -> Iterator[DeliveryWorker
     delivery_worker.close()
 
 
+def _transactions(app, settings: Settings) -> LeadTransactions:
+    return LeadTransactions(session_factory=app.state.session_factory, settings=settings,
+                            index=app.state.catalog, side_effects=LeadDeliveries(settings))
+
+
 @pytest.fixture
 def make_lead(app, settings: Settings):
-    """Store a lead through intake's own store function, so its outbox hook runs as in production."""
+    """Store a lead through intake's own transactions, so its outbox rows are made as in production."""
     index = app.state.catalog
     # Each lead gets its own phone number: a repeated one would be flagged duplicate and,
     # by design, skip provider matching.
@@ -85,7 +91,8 @@ def make_lead(app, settings: Settings):
 
     def make(service: str = "hvac", vertical: str = "services", *, state: str = "TX",
              zip_code: str = "78701", city: str = "Austin", phone: str | None = None,
-             do_not_sell: bool = False, is_test: bool = False, store: bool = True):
+             do_not_sell: bool = False, is_test: bool = False, store: bool = True,
+             with_settings: Settings | None = None):
         config = index.find(service, vertical)
         contact = {**CONTACT, "state": state, "zip": zip_code, "city": city,
                    "phone": phone or f"512555{next(phone_suffixes):04d}"}
@@ -99,8 +106,7 @@ def make_lead(app, settings: Settings):
                                    trustedform_cert_url="", global_privacy_control=do_not_sell)
         if not store:
             return NewLead(lead=lead, evidence=evidence)
-        return store_lead(session_factory=app.state.session_factory, settings=settings, index=index,
-                          lead=lead, evidence=evidence)
+        return _transactions(app, with_settings or settings).store_one(NewLead(lead=lead, evidence=evidence)).lead
 
     return make
 
@@ -111,8 +117,7 @@ def make_leads_together(app, settings: Settings, make_lead):
 
     def make(count: int, **lead) -> list:
         batch = [make_lead(store=False, **lead) for _ in range(count)]
-        return store_leads(session_factory=app.state.session_factory, settings=settings,
-                           index=app.state.catalog, new_leads=batch)
+        return [stored.lead for stored in _transactions(app, settings).store_together(batch)]
 
     return make
 

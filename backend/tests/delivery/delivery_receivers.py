@@ -34,7 +34,9 @@ class Received:
 
 @dataclass
 class HttpReceiver:
-    """Answers "ok" (200), "fail" (500), "reject" (400 with a body), "busy" (429) or "hang"."""
+    """Answers "ok" (200), "fail" (500), "reject" (400 with a body), "busy" (429), "redirect" (302),
+    "hang" (nothing), "trickle" (200, then the body a byte every half second), "slow-headers" (the
+    status line, then the headers a byte every half second) or "huge" (200 with a 5 MB body)."""
 
     mode: str = "ok"
     requests: list[Received] = field(default_factory=list)
@@ -60,15 +62,39 @@ class HttpReceiver:
                     receiver._record(self, body, None)
                     receiver._release.wait(WAIT_SECONDS)
                     return
+                if mode in ("trickle", "slow-headers", "huge"):
+                    receiver._record(self, body, 200)
+                    self._hostile(mode)
+                    return
                 status, answer = {"ok": (200, b'{"accepted":true}'), "fail": (500, b"oops"),
-                                  "busy": (429, b"slow down"),
+                                  "busy": (429, b"slow down"), "redirect": (302, b"moved"),
                                   "reject": (400, b'{"error":"zip not served"}')}[mode]
                 receiver._record(self, body, status)
                 self.send_response(status)
+                if status == 302:
+                    self.send_header("Location", "https://elsewhere.example/leads")
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(answer)))
                 self.end_headers()
                 self.wfile.write(answer)
+
+            def _hostile(self, mode: str) -> None:
+                if mode == "huge":
+                    self.send_response(200)
+                    self.send_header("Content-Length", str(5_000_000))
+                    self.end_headers()
+                    self.wfile.write(b"x" * 5_000_000)
+                    return
+                trickled = b"Content-Type: text/plain\r\nContent-Length: 40\r\n\r\n"
+                self.wfile.write(b"HTTP/1.1 200 OK\r\n")
+                if mode == "trickle":
+                    self.wfile.write(trickled)
+                    trickled = b"y" * 40
+                for byte in trickled:  # until the sender hangs up or the test ends
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                    if receiver._release.wait(0.5):
+                        return
 
             def log_message(self, *_args) -> None:
                 pass

@@ -10,7 +10,6 @@ from delivery_support import BUYER_SECRET, attempts_of, deliveries_of
 from servicematch.delivery.models import DeliveryStatus, TargetKind, as_utc
 from servicematch.delivery.outbox import retry_delivery
 from servicematch.delivery.signing import SIGNATURE_HEADER, verify_signature
-from servicematch.delivery.wiring import SETTINGS_INFO_KEY
 from servicematch.delivery.worker import DeliveryWorker
 
 
@@ -54,8 +53,11 @@ def test_a_tampered_body_or_wrong_secret_does_not_verify(make_lead, worker, rece
     assert not verify_signature(secret=BUYER_SECRET, body=received.body, header=header, now=now + 3600)
 
 
-def test_a_receiver_down_for_a_while_gets_each_lead_exactly_once(make_lead, worker, receiver, clock,
-                                                                 session_factory):
+def test_a_receiver_down_for_a_while_gets_each_lead_exactly_once(make_lead, receiver, clock, session_factory,
+                                                                 settings):
+    # Every delivery retried on its own schedule: the circuit breaker (tested apart) stays out of it.
+    patient = settings.model_copy(update={"endpoint_failure_threshold": 1000})
+    worker = DeliveryWorker(session_factory=session_factory, settings=patient, clock=clock)
     leads = [make_lead() for _ in range(3)]
     receiver.mode = "fail"
     assert worker.run_until_idle() == 3
@@ -69,6 +71,7 @@ def test_a_receiver_down_for_a_while_gets_each_lead_exactly_once(make_lead, work
     assert worker.run_until_idle() == 3
     clock.advance(hours=4)
     assert worker.run_until_idle() == 0
+    worker.close()
 
     assert sorted(r.json["requestId"] for r in receiver.delivered()) == sorted(l.request_id for l in leads)
     for lead in leads:
@@ -173,9 +176,7 @@ def test_do_not_sell_and_duplicate_leads_are_not_sent_to_the_buyer(make_lead, wo
         assert attempts_of(session_factory, delivery.id) == []
 
 
-def test_without_a_buyer_url_no_buyer_delivery_is_queued(app, make_lead, session_factory, settings):
-    without_buyer = settings.model_copy(update={"buyer_url": ""})
-    app.state.session_factory.configure(info={SETTINGS_INFO_KEY: without_buyer})
-    lead = make_lead()
+def test_without_a_buyer_url_no_buyer_delivery_is_queued(make_lead, session_factory, settings):
+    lead = make_lead(with_settings=settings.model_copy(update={"buyer_url": ""}))
     assert deliveries_of(session_factory, lead.id) == []
 

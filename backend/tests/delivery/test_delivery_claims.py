@@ -13,32 +13,67 @@ from datetime import timedelta
 from delivery_support import FakeClock, attempts_of, deliveries_of
 
 from servicematch.db.session import make_engine, make_session_factory
+from servicematch.delivery.claims import Completion, claim_due, complete_attempts
 from servicematch.delivery.models import DeliveryStatus, utcnow
-from servicematch.delivery.outbox import claim_due, complete_attempt
 from servicematch.delivery.outcome import Outcome, SendResult
 from servicematch.delivery.worker import DeliveryWorker
 from servicematch.settings import PROJECT_ROOT
 
 
+def _claim(session_factory, settings, now):
+    return claim_due(session_factory=session_factory, now=now, settings=settings, limit=10)
+
+
+def _complete(session_factory, settings, claim, result, now):
+    [status] = complete_attempts(session_factory=session_factory, completions=[Completion(claim, result)],
+                                 now=now, settings=settings)
+    return status
+
+
 def test_a_claimed_delivery_is_leased_until_its_lease_runs_out(make_lead, session_factory, settings, clock):
     lead = make_lead()
-    now = clock()
-    [first] = claim_due(session_factory=session_factory, now=now, lease_seconds=30, limit=10)
-    assert claim_due(session_factory=session_factory, now=now + timedelta(seconds=29), lease_seconds=30,
-                     limit=10) == []
-    [second] = claim_due(session_factory=session_factory, now=now + timedelta(seconds=31), lease_seconds=30,
-                         limit=10)
+    now, lease = clock(), timedelta(seconds=settings.delivery_lease_seconds)
+    [first] = _claim(session_factory, settings, now)
+    assert _claim(session_factory, settings, now + lease - timedelta(seconds=1)) == []
+    [second] = _claim(session_factory, settings, now + lease + timedelta(seconds=1))
     assert second.delivery_id == first.delivery_id and second.token != first.token
 
-    ok = SendResult(outcome=Outcome.DELIVERED, target="x", duration_ms=1, status_code=200)
-    # The worker whose lease ran out keeps its attempt on record but no longer decides the state.
-    assert complete_attempt(session_factory=session_factory, claim=first, result=ok, now=now,
-                            attempted_at=now, settings=settings) is None
+    failed = SendResult(outcome=Outcome.RETRY, target="x", duration_ms=1, status_code=503)
+    # A worker whose lease ran out keeps its attempt on record but no longer decides a retry.
+    assert _complete(session_factory, settings, first, failed, now) is None
     [delivery] = deliveries_of(session_factory, lead.id)
     assert (delivery.status, delivery.claim_token) == (DeliveryStatus.PENDING, second.token)
-    assert complete_attempt(session_factory=session_factory, claim=second, result=ok, now=now,
-                            attempted_at=now, settings=settings) == DeliveryStatus.DELIVERED
-    assert len(attempts_of(session_factory, delivery.id)) == 2
+    ok = SendResult(outcome=Outcome.DELIVERED, target="x", duration_ms=1, status_code=200)
+    assert _complete(session_factory, settings, second, ok, now) == DeliveryStatus.DELIVERED
+    assert [a.outcome for a in attempts_of(session_factory, delivery.id)] == ["retry", "delivered"]
+
+
+def test_a_final_answer_that_comes_after_the_lease_still_settles_the_delivery(make_lead, session_factory,
+                                                                              settings, clock):
+    # The trickling receiver of issue 11: its 200 came after the lease, and the lead was sent again.
+    lead = make_lead()
+    now, lease = clock(), timedelta(seconds=settings.delivery_lease_seconds)
+    [slow] = _claim(session_factory, settings, now)
+    [later] = _claim(session_factory, settings, now + lease + timedelta(seconds=1))
+    ok = SendResult(outcome=Outcome.DELIVERED, target="x", duration_ms=40_000, status_code=200)
+    assert _complete(session_factory, settings, slow, ok, now + lease) == DeliveryStatus.DELIVERED
+
+    [delivery] = deliveries_of(session_factory, lead.id)
+    assert delivery.status == DeliveryStatus.DELIVERED
+    assert _claim(session_factory, settings, now + 10 * lease) == []
+    # The worker that took over finds the delivery settled and leaves it so.
+    failed = SendResult(outcome=Outcome.RETRY, target="x", duration_ms=1, status_code=503)
+    assert _complete(session_factory, settings, later, failed, now + lease) is None
+    assert deliveries_of(session_factory, lead.id)[0].status == DeliveryStatus.DELIVERED
+
+
+def test_an_attempt_is_on_record_before_it_is_sent(make_lead, session_factory, settings, clock):
+    lead = make_lead()
+    [claim] = _claim(session_factory, settings, clock())
+    [delivery] = deliveries_of(session_factory, lead.id)
+    [attempt] = attempts_of(session_factory, delivery.id)
+    assert (attempt.id, attempt.outcome, attempt.target) == (claim.attempt_id, "sending", settings.buyer_url)
+    assert delivery.attempt_count == 1
 
 
 def test_two_workers_never_send_the_same_delivery(make_lead, settings, receiver, database_url):
@@ -82,7 +117,8 @@ def test_a_worker_killed_mid_send_loses_nothing(make_lead, settings, receiver, s
 
     [delivery] = deliveries_of(session_factory, lead.id)
     assert delivery.status == DeliveryStatus.PENDING and delivery.claim_token is not None
-    assert attempts_of(session_factory, delivery.id) == []
+    # The send the killed worker made is on record, though its answer never was.
+    assert [a.outcome for a in attempts_of(session_factory, delivery.id)] == ["sending"]
 
     receiver.mode = "ok"
     clock = FakeClock(utcnow())
@@ -95,6 +131,8 @@ def test_a_worker_killed_mid_send_loses_nothing(make_lead, settings, receiver, s
         survivor.close()
 
     [delivery] = deliveries_of(session_factory, lead.id)
-    assert (delivery.status, delivery.attempt_count) == (DeliveryStatus.DELIVERED, 1)
-    # The receiver saw the lead twice, with one Idempotency-Key, so it can drop the copy.
+    assert (delivery.status, delivery.attempt_count) == (DeliveryStatus.DELIVERED, 2)
+    # The receiver saw the lead twice, with one Idempotency-Key, so it can drop the copy; the
+    # history has both sends.
     assert [r.headers["Idempotency-Key"] for r in receiver.requests] == [lead.request_id] * 2
+    assert [a.outcome for a in attempts_of(session_factory, delivery.id)] == ["unknown", "delivered"]

@@ -63,3 +63,28 @@ def test_deliveries_retry_queues_a_rejected_delivery_again(cli, make_lead, worke
     assert deliveries_of(session_factory, lead.id)[0].status == "delivered"
     again = cli("deliveries", "retry", delivery.id)
     assert again.exit_code != 0 and "only failed or rejected" in again.output
+
+
+def test_leads_show_escapes_control_characters_from_stored_answers(cli, make_lead, worker, receiver):
+    # Stored before intake refused control characters, or by another path: shown, never interpreted.
+    lead = make_lead(city="Austin\x1b[2J\x1b]0;owned\x07\r\nconsumer: fake line\u202e")
+    receiver.mode = "reject"
+    worker.run_until_idle()
+
+    output = cli("leads", "show", lead.request_id).output
+    assert "\x1b" not in output and "\x07" not in output and "\r" not in output and "\u202e" not in output
+    [consumer_line] = [line for line in output.splitlines() if "consumer:" in line]
+    assert "Austin\\x1b[2J\\x1b]0;owned\\x07\\r\\nconsumer: fake line\\u202e" in consumer_line
+    assert "\x1b" not in cli("leads", "show", lead.request_id, "--json").output
+
+
+def test_providers_list_escapes_control_characters_in_stored_names(cli, app, session_factory):
+    from servicematch.delivery.models import Provider
+
+    with session_factory() as session:
+        session.add(Provider(name="Cool\x1b[31mAir\nFAKE", contact_email="a@example.com",
+                             services=["hvac"], states=["TX"], zips=[]))
+        session.commit()
+    output = cli("providers", "list").output
+    assert "\x1b" not in output and "Cool\\x1b[31mAir\\nFAKE" in output
+    assert len(output.strip().splitlines()) == 1

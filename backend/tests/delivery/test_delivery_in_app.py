@@ -36,5 +36,7 @@ def test_without_the_worker_deliveries_stay_queued(client, app, session_factory,
 
     assert response.status_code == 202
     assert not hasattr(app.state, "delivery_worker")
-    [delivery] = deliveries_of(session_factory, response.json()["leadId"])
+    [delivery, receipt] = sorted(deliveries_of(session_factory, response.json()["leadId"]),
+                                 key=lambda d: d.payload_kind)
     assert (delivery.kind, delivery.status, delivery.attempt_count) == ("buyer", "pending", 0)
+    assert (receipt.payload_kind, receipt.status) == ("receipt", "pending")  # the consent receipt

@@ -53,3 +53,65 @@ def test_bad_input_is_a_clear_json_error(client):
     assert "XX" in bad_state.json()["fields"]["states"]
     missing = client.get("/api/admin/providers/nope", headers=AUTH)
     assert missing.status_code == 404 and missing.json()["error"] == "No provider with id nope."
+
+
+def _added(client) -> dict:
+    created = client.post("/api/admin/providers", json={**PROVIDER, "services": ["hvac"]}, headers=AUTH)
+    assert created.status_code == 201, created.text
+    return created.json()
+
+
+def test_null_for_a_list_or_required_field_is_refused_and_changes_nothing(client):
+    provider = _added(client)
+    for field in ("zips", "services", "states", "name", "contact_email", "active"):
+        refused = client.patch(f"/api/admin/providers/{provider['id']}", json={field: None, "daily_cap": 7},
+                               headers=AUTH)
+        assert refused.status_code == 422, (field, refused.text)
+        assert field in refused.json()["fields"], refused.json()
+    after = client.get(f"/api/admin/providers/{provider['id']}", headers=AUTH)
+    assert after.status_code == 200 and after.json() == provider
+    assert client.get("/api/admin/providers", headers=AUTH).json() == [provider]
+
+
+def test_a_change_that_leaves_no_service_area_writes_nothing(client):
+    provider = _added(client)
+    refused = client.patch(f"/api/admin/providers/{provider['id']}",
+                           json={"states": [], "zips": [], "daily_cap": 1}, headers=AUTH)
+    assert refused.status_code == 422 and "service area" in str(refused.json()["fields"])
+    radius_alone = client.patch(f"/api/admin/providers/{provider['id']}", json={"zips": []}, headers=AUTH)
+    assert radius_alone.status_code == 422 and "radius" in str(radius_alone.json()["fields"])
+    assert client.get(f"/api/admin/providers/{provider['id']}", headers=AUTH).json() == provider
+
+
+def test_null_clears_the_optional_fields(client):
+    provider = _added(client)
+    cleared = client.patch(f"/api/admin/providers/{provider['id']}",
+                           json={"daily_cap": None, "radius_miles": None, "webhook_url": None}, headers=AUTH)
+    assert cleared.status_code == 200, cleared.text
+    body = cleared.json()
+    assert (body["daily_cap"], body["radius_miles"], body["webhook_url"]) == (None, None, None)
+
+
+def test_a_line_break_in_a_name_is_refused(client):
+    provider = _added(client)
+    refused = client.patch(f"/api/admin/providers/{provider['id']}", json={"name": "Cool\r\nBcc: x@y.io"},
+                           headers=AUTH)
+    assert refused.status_code == 422 and "name" in refused.json()["fields"]
+    added = client.post("/api/admin/providers", json={**PROVIDER, "name": "A\x1b[2J"}, headers=AUTH)
+    assert added.status_code == 422 and "name" in added.json()["fields"]
+
+
+def test_repeated_wrong_tokens_answer_429_even_to_the_right_one(app, settings):
+    limited = create_app(settings.model_copy(update={"admin_auth_failure_limit": 3}))
+    with TestClient(limited) as client:
+        wrong = [client.get("/api/admin/providers", headers={"Authorization": f"Bearer guess-{n}"}).status_code
+                 for n in range(3)]
+        assert wrong == [401, 401, 401]
+        locked = client.get("/api/admin/providers", headers=AUTH)
+        assert locked.status_code == 429 and int(locked.headers["Retry-After"]) >= 1
+    limited.state.engine.dispose()
+
+
+def test_the_right_token_is_not_counted(client):
+    for _ in range(15):
+        assert client.get("/api/admin/providers", headers=AUTH).status_code == 200

@@ -1,0 +1,236 @@
+"""Claiming due deliveries under a lease, and completing their attempts, in batches.
+
+A claim records the attempt (outcome `sending`) in the same transaction that takes the lease, so
+every send is on record before it leaves; completion fills in the answer afterwards.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import bindparam, or_, select, update
+from sqlalchemy.orm import Session, sessionmaker
+
+from servicematch.delivery import endpoints
+from servicematch.delivery.models import (
+    Delivery,
+    DeliveryAttempt,
+    DeliveryStatus,
+    Provider,
+    TargetKind,
+    as_utc,
+    new_id,
+)
+from servicematch.delivery.outcome import Outcome, SendResult
+from servicematch.delivery.retry import next_delay, window_is_over
+from servicematch.settings import Settings
+
+# Candidates read per free slot: rows of endpoints already at their limit are passed over.
+OVERFETCH = 4
+
+
+@dataclass(frozen=True)
+class Claim:
+    delivery_id: str
+    token: str
+    endpoint: str
+    attempt_id: str
+    claimed_until: datetime
+
+
+@dataclass(frozen=True)
+class Completion:
+    claim: Claim
+    result: SendResult
+
+
+def _claimable(now: datetime):
+    return (
+        Delivery.status == DeliveryStatus.PENDING,
+        Delivery.next_attempt_at <= now,
+        or_(Delivery.claimed_until.is_(None), Delivery.claimed_until < now),
+    )
+
+
+def claim_due(
+    *, session_factory: sessionmaker[Session], now: datetime, settings: Settings, limit: int,
+    in_flight: Mapping[str, int] | None = None, endpoint_limit: int | None = None,
+) -> list[Claim]:
+    """Lease up to `limit` due deliveries to this caller; no two callers get the same one.
+
+    `in_flight` counts this caller's sends under way per endpoint; an endpoint already at
+    `endpoint_limit` gets nothing more, and a paused endpoint gets nothing but its probe.
+    """
+    in_flight = Counter(in_flight or {})
+    lease_seconds = settings.delivery_lease_seconds
+    with session_factory() as session:
+        breakers = endpoints.read_breakers(session, now)
+        full = {key for key, count in in_flight.items() if endpoint_limit and count >= endpoint_limit}
+        chosen: list[tuple[str, str, str | None]] = []
+        for key in sorted(breakers.probe_due - full):
+            if len(chosen) >= limit:
+                break
+            # The probe right is taken only with a delivery to probe with, or the pause would
+            # grow by a lease for nothing.
+            probe = _candidates(session, now, endpoints.deliveries_of_endpoint(key), 1)
+            if probe and endpoints.take_probe(session, key, now=now, lease_seconds=lease_seconds):
+                chosen += probe
+        rows = _candidates(session, now, endpoints.not_sent_to(full | breakers.paused | breakers.probe_due),
+                           limit * OVERFETCH)
+        for row in rows:
+            if len(chosen) >= limit:
+                break
+            key = endpoints.endpoint_key(row[1], row[2])
+            if endpoint_limit is None or in_flight[key] < endpoint_limit:
+                in_flight[key] += 1
+                chosen.append(row)
+        claims = _take(session, chosen, now=now, settings=settings)
+        session.commit()
+    return claims
+
+
+def _candidates(session: Session, now: datetime, condition, limit: int):
+    query = (
+        select(Delivery.id, Delivery.kind, Delivery.target_key, Provider.webhook_url,
+               Provider.contact_email)
+        .outerjoin(Provider, Provider.id == Delivery.provider_id)
+        .where(*_claimable(now), condition).order_by(Delivery.next_attempt_at).limit(limit)
+    )
+    if session.get_bind().dialect.name == "postgresql":
+        # Workers skip rows another worker is claiming instead of queueing behind it.
+        query = query.with_for_update(of=Delivery, skip_locked=True)
+    return [(r.id, r.kind, r.target_key, r.webhook_url, r.contact_email) for r in session.execute(query)]
+
+
+def _take(session: Session, rows: list, *, now: datetime, settings: Settings) -> list[Claim]:
+    if not rows:
+        return []
+    token, until = new_id(), now + timedelta(seconds=settings.delivery_lease_seconds)
+    ids = [row[0] for row in rows]
+    # Compare-and-set: the lease is taken only where nobody holds it, on every backend.
+    session.execute(
+        update(Delivery).where(Delivery.id.in_(ids), *_claimable(now))
+        .values(claimed_until=until, claim_token=token, attempt_count=Delivery.attempt_count + 1)
+        .execution_options(synchronize_session=False)
+    )
+    taken = set(session.scalars(select(Delivery.id).where(Delivery.id.in_(ids), Delivery.claim_token == token)))
+    if not taken:
+        return []
+    # An attempt still `sending` belongs to a worker that stopped (or lost its lease) mid-send.
+    session.execute(
+        update(DeliveryAttempt)
+        .where(DeliveryAttempt.delivery_id.in_(taken), DeliveryAttempt.outcome == Outcome.SENDING)
+        .values(outcome=Outcome.UNKNOWN,
+                error="no answer on record: the worker stopped or lost its lease during the send")
+        .execution_options(synchronize_session=False)
+    )
+    claims = []
+    for delivery_id, kind, target_key, webhook_url, contact_email in rows:
+        if delivery_id not in taken:
+            continue
+        attempt_id = new_id()
+        session.add(DeliveryAttempt(
+            id=attempt_id, delivery_id=delivery_id, attempted_at=now, duration_ms=0,
+            target=_target(kind, target_key, webhook_url, contact_email, settings),
+            outcome=Outcome.SENDING,
+        ))
+        claims.append(Claim(delivery_id=delivery_id, token=token, attempt_id=attempt_id,
+                            endpoint=endpoints.endpoint_key(kind, target_key), claimed_until=until))
+    return claims
+
+
+def _target(kind: str, target_key: str, webhook_url: str | None, contact_email: str | None,
+            settings: Settings) -> str:
+    if kind == TargetKind.BUYER:
+        return settings.buyer_url or "buyer"
+    if kind == TargetKind.PROVIDER_WEBHOOK:
+        return webhook_url or target_key
+    return f"mailto:{contact_email}" if contact_email else target_key
+
+
+def complete_attempts(
+    *, session_factory: sessionmaker[Session], completions: list[Completion], now: datetime,
+    settings: Settings,
+) -> list[str | None]:
+    """Record the answers and move each delivery on, in one transaction.
+
+    Returns each delivery's new status, or None where another worker holds the delivery now
+    and the answer does not settle it. A receiver's final answer (delivered or rejected) settles
+    a pending delivery even after the lease ran out, so a slow success is never sent again.
+    """
+    if not completions:
+        return []
+    with session_factory() as session:
+        connection = session.connection()
+        ids = [c.claim.delivery_id for c in completions]
+        known = {row.id: row for row in connection.execute(
+            select(Delivery.id, Delivery.window_started_at, Delivery.attempt_count).where(Delivery.id.in_(ids)))}
+        # One statement for all the answers, and one for all the successes: the common case costs
+        # two statements per batch, not two per delivery.
+        connection.execute(_FILL_IN_ATTEMPT, [_attempt_values(c) for c in completions])
+        delivered = [c.claim.delivery_id for c in completions if c.result.outcome == Outcome.DELIVERED]
+        settled = set(connection.scalars(
+            update(Delivery.__table__)
+            .where(Delivery.__table__.c.id.in_(delivered), Delivery.__table__.c.status == DeliveryStatus.PENDING)
+            .values(status=DeliveryStatus.DELIVERED, completed_at=now, claimed_until=None, claim_token=None,
+                    last_error=None)
+            .returning(Delivery.__table__.c.id)
+        )) if delivered else set()
+        statuses = [
+            (DeliveryStatus.DELIVERED if c.claim.delivery_id in settled else None)
+            if c.result.outcome == Outcome.DELIVERED
+            else _complete_one(connection, c, known.get(c.claim.delivery_id), now=now, settings=settings)
+            for c in completions
+        ]
+        endpoints.record_answers(session, [(c.claim.endpoint, c.result) for c in completions],
+                                 now=now, settings=settings)
+        session.commit()
+    return statuses
+
+
+_attempts = DeliveryAttempt.__table__
+_FILL_IN_ATTEMPT = (
+    update(_attempts).where(_attempts.c.id == bindparam("attempt_id"))
+    .values(target=bindparam("target"), status_code=bindparam("status_code"), error=bindparam("error"),
+            response_body=bindparam("response_body"), duration_ms=bindparam("duration_ms"),
+            outcome=bindparam("outcome"))
+)
+
+
+def _attempt_values(completion: Completion) -> dict:
+    result = completion.result
+    return {"attempt_id": completion.claim.attempt_id, "target": result.target,
+            "status_code": result.status_code, "error": result.error, "response_body": result.response_body,
+            "duration_ms": result.duration_ms, "outcome": result.outcome}
+
+
+def _complete_one(connection, completion: Completion, row, *, now: datetime, settings: Settings) -> str | None:
+    """A delivery that was not delivered: rejected, failed for good, or due again later."""
+    claim, result = completion.claim, completion.result
+    if row is None:
+        return None
+    values: dict = {"claimed_until": None, "claim_token": None, "last_error": _describe_failure(result)}
+    table = Delivery.__table__
+    if result.outcome == Outcome.REJECTED:
+        values |= {"status": DeliveryStatus.REJECTED, "completed_at": now}
+        # Without the lease, a final answer still settles a delivery nobody settled yet.
+        who = table.c.status == DeliveryStatus.PENDING
+    else:
+        if window_is_over(created_at=as_utc(row.window_started_at), now=now, settings=settings):
+            values |= {"status": DeliveryStatus.FAILED, "completed_at": now}
+        else:
+            values |= {"next_attempt_at": now + next_delay(attempt=row.attempt_count or 1, settings=settings)}
+        who = table.c.claim_token == claim.token
+    moved = connection.execute(update(table).where(table.c.id == claim.delivery_id, who).values(**values)).rowcount
+    return values.get("status", DeliveryStatus.PENDING) if moved == 1 else None
+
+
+def _describe_failure(result: SendResult) -> str | None:
+    if result.outcome == Outcome.DELIVERED:
+        return None
+    if result.error:
+        return result.error
+    return f"HTTP {result.status_code}" if result.status_code else "unknown failure"

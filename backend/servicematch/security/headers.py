@@ -1,0 +1,52 @@
+"""Security headers on every answer: pages, API answers, assets and errors alike."""
+
+from __future__ import annotations
+
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from servicematch.settings import Settings
+
+from .csp import content_security_policy
+
+# Features the site never uses; geolocation stays off too (addresses are typed, not located).
+PERMISSIONS_POLICY = ("accelerometer=(), autoplay=(), camera=(), display-capture=(), geolocation=(), "
+                      "gyroscope=(), magnetometer=(), microphone=(), midi=(), payment=(), usb=(), "
+                      "interest-cohort=()")
+# Two years, subdomains included: what the HSTS preload list asks for.
+HSTS = "max-age=63072000; includeSubDomains"
+
+
+class SecurityHeaders:
+    """Adds the headers to each response start; a header a route set itself is left alone."""
+
+    def __init__(self, app: ASGIApp, *, settings: Settings, docs_path: str | None) -> None:
+        self.app = app
+        self.docs_path = docs_path
+        common = {
+            "X-Content-Type-Options": "nosniff",
+            "Referrer-Policy": "strict-origin-when-cross-origin",
+            "Permissions-Policy": PERMISSIONS_POLICY,
+            "X-Frame-Options": "DENY",
+            "Cross-Origin-Opener-Policy": "same-origin",
+        }
+        if settings.environment == "production":
+            common["Strict-Transport-Security"] = HSTS
+        self.headers = {**common, "Content-Security-Policy": content_security_policy(settings)}
+        self.docs_headers = {**common, "Content-Security-Policy": content_security_policy(settings, docs=True)}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        extra = self.docs_headers if self.docs_path and scope["path"] == self.docs_path else self.headers
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in extra.items():
+                    if name not in headers:
+                        headers[name] = value
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)

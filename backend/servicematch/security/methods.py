@@ -1,0 +1,90 @@
+"""HTTP methods: HEAD answers as GET without a body; a known path with another method is 405."""
+
+from __future__ import annotations
+
+import json
+
+from starlette.routing import BaseRoute, Match
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from servicematch.errors import error_body
+
+METHOD_NOT_ALLOWED = "Method Not Allowed"
+
+
+class HeadAsGet:
+    """Run a HEAD request as its GET and send the same status and headers with no body."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+        body_sent = False
+
+        async def send_headers_only(message: Message) -> None:
+            nonlocal body_sent
+            if message["type"] != "http.response.body":
+                await send(message)
+            elif not body_sent:
+                body_sent = True
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+        await self.app({**scope, "method": "GET"}, receive, send_headers_only)
+
+
+def leaf_routes(routes: list[BaseRoute]) -> list[BaseRoute]:
+    """The routes themselves: FastAPI keeps an included router as one entry wrapping its own list."""
+    leaves: list[BaseRoute] = []
+    for route in routes:
+        inner = getattr(route, "original_router", None)
+        leaves.extend(leaf_routes(inner.routes) if inner is not None else [route])
+    return leaves
+
+
+def is_fallback(route: BaseRoute) -> bool:
+    """Catch-alls ("/{path:path}", "/api/{rest:path}") answer any path; a path one of the real
+    routes knows is judged by that route's methods, not theirs. True also for a router holding one."""
+    return any(getattr(leaf, "path", "").endswith(":path}") for leaf in leaf_routes([route]))
+
+
+class MethodNotAllowed:
+    """405 with Allow when a route knows the path but not the method (instead of a catch-all's 404)."""
+
+    def __init__(self, app: ASGIApp, *, routes: list[BaseRoute]) -> None:
+        self.app = app
+        self._app_routes = routes
+        self._specific: list[BaseRoute] | None = None
+
+    def specific_routes(self) -> list[BaseRoute]:
+        # Read at the first request, once every router has been included.
+        if self._specific is None:
+            self._specific = [route for route in leaf_routes(self._app_routes) if not is_fallback(route)]
+        return self._specific
+
+    def allowed_methods(self, scope: Scope) -> set[str] | None:
+        """None when some route takes this request; else the methods the path's routes take."""
+        allowed: set[str] = set()
+        for route in self.specific_routes():
+            match, _ = route.matches(scope)
+            if match is Match.FULL:
+                return None
+            if match is Match.PARTIAL:
+                allowed.update(getattr(route, "methods", None) or ())
+        return allowed or None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        allowed = self.allowed_methods(scope) if scope["type"] == "http" else None
+        if allowed is None:
+            await self.app(scope, receive, send)
+            return
+        if "GET" in allowed:
+            allowed.add("HEAD")
+        payload = json.dumps(error_body(METHOD_NOT_ALLOWED)).encode()
+        await send({"type": "http.response.start", "status": 405, "headers": [
+            (b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode()),
+            (b"allow", ", ".join(sorted(allowed)).encode()),
+        ]})
+        await send({"type": "http.response.body", "body": payload if scope["method"] != "HEAD" else b""})
