@@ -1,0 +1,112 @@
+"""What privacy deliveries say: the consumer's consent receipt and the notices to recipients."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from servicematch.delivery.models import Delivery, Provider
+from servicematch.intake.models import Lead
+from servicematch.intake.payload import decrypt_personal_data
+from servicematch.privacy.contacts import aware
+from servicematch.privacy.links import stop_url
+from servicematch.privacy.models import LeadErasure, LeadRevocation
+from servicematch.privacy.notices import CORRECTED, DELETED, LEAD, REVOKED
+from servicematch.settings import Settings
+
+NOTICE_ASKS = {
+    REVOKED: "The consumer withdrew consent to be contacted. Do not call, text or e-mail them about "
+             "this request, and stop any contact under way.",
+    DELETED: "The consumer asked us to delete their personal data. Delete what you received with "
+             "this request, and pass the request on to anyone you shared it with.",
+    CORRECTED: "The consumer asked us to correct their personal data. Update what you received "
+               "with this request as below.",
+}
+
+
+def matched_providers(*, session: Session, lead_id: str) -> list[str]:
+    """Names of the providers this lead goes to, in a stable order."""
+    rows = session.execute(
+        select(Provider.name).join(Delivery, Delivery.provider_id == Provider.id)
+        .where(Delivery.lead_id == lead_id, Delivery.payload_kind == LEAD).distinct().order_by(Provider.name)
+    ).all()
+    return [name for (name,) in rows]
+
+
+def buyer_received(*, session: Session, lead_id: str) -> bool:
+    return session.scalar(select(Delivery.id).where(
+        Delivery.lead_id == lead_id, Delivery.payload_kind == LEAD, Delivery.kind == "buyer",
+        Delivery.status != "skipped").limit(1)) is not None
+
+
+def receipt(*, session: Session, lead: Lead, settings: Settings, catalog) -> tuple[str, str, str, dict]:
+    """(recipient, subject, text, extra headers) of the consent receipt for `lead`."""
+    contact = decrypt_personal_data(lead=lead, settings=settings)["contact"]
+    consent = lead.consent
+    # A service since removed from the catalogue still has its buyer's name for it.
+    service = catalog.find(lead.service, lead.vertical) if catalog is not None else None
+    service_name = getattr(service, "name", None) or lead.category or lead.service
+    link = stop_url(settings=settings, lead_id=lead.id)
+    parties = matched_providers(session=session, lead_id=lead.id)
+    if buyer_received(session=session, lead_id=lead.id):
+        parties.insert(0, settings.buyer_name or "our lead-buying partner")
+    when = aware(consent.consented_at) if consent else aware(lead.created_at)
+    lines = [
+        f"Hello {contact.get('first') or 'there'},",
+        "",
+        f"This is your copy of the request you sent {settings.brand_name} and the consent you gave.",
+        "",
+        f"What you asked for: {service_name}",
+        f"When: {when:%B %d, %Y at %H:%M} UTC",
+        f"From this page: {(consent.page_url if consent else None) or settings.site_origin}",
+        f"Your reference: {lead.request_id}",
+        "",
+        "Who may contact you about it:",
+        *([f"  - {name}" for name in parts] if (parts := parties) else
+          ["  - nobody yet: no provider in your area has been matched"]),
+        "",
+        "The consent you agreed to, exactly as shown:",
+        "",
+        consent.consent_text if consent else "(not recorded)",
+        "",
+        "To stop calls, texts and e-mails about this request, open this link and press the button:",
+        link,
+        "",
+        f"You can also see, correct or delete your data at {settings.site_origin.rstrip('/')}/privacy/requests",
+    ]
+    # RFC 8058 one-click unsubscribe: mail clients show a button that POSTs to this address.
+    one_click = link.replace("/privacy/stop?", "/api/privacy/one-click?", 1)
+    headers = {"List-Unsubscribe": f"<{one_click}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
+    subject = f"Your {settings.brand_name} request: {service_name} (your consent receipt)"
+    return contact.get("email", ""), subject, "\n".join(lines) + "\n", headers
+
+
+def notice_body(*, session: Session, lead: Lead, delivery: Delivery, correction: str | None) -> dict:
+    """The JSON a receiver gets; it names the lead, never the person."""
+    body: dict = {"type": delivery.payload_kind, "requestId": lead.request_id, "leadId": lead.id,
+                  "vertical": lead.vertical, "service": lead.service}
+    if delivery.provider is not None:
+        body["provider"] = {"id": delivery.provider.id, "name": delivery.provider.name}
+    if delivery.payload_kind == REVOKED:
+        revocation = session.get(LeadRevocation, lead.id)
+        body["revokedAt"] = aware(revocation.revoked_at).isoformat() if revocation else None
+        body["method"] = revocation.method if revocation else None
+    elif delivery.payload_kind == DELETED:
+        erasure = session.get(LeadErasure, lead.id)
+        body["deletedAt"] = aware(erasure.erased_at).isoformat() if erasure else None
+    elif delivery.payload_kind == CORRECTED:
+        body["correction"] = correction or ""
+    body["action"] = NOTICE_ASKS[delivery.payload_kind]
+    return body
+
+
+def notice_email(*, body: dict, brand_name: str) -> tuple[str, str]:
+    subject = {REVOKED: "Stop contacting", DELETED: "Delete the data of",
+               CORRECTED: "Correct the data of"}[body["type"]]
+    lines = [body["action"], "", f"Request id: {body['requestId']}", f"Service:    {body['service']}"]
+    if body.get("revokedAt"):
+        lines.append(f"Withdrawn:  {body['revokedAt']} ({body['method']})")
+    if body.get("correction"):
+        lines += ["", "Correction:", body["correction"]]
+    lines += ["", f"{brand_name} privacy notice ({body['type']})"]
+    return f"{subject} request {body['requestId']}", "\n".join(lines) + "\n"

@@ -1,0 +1,79 @@
+"""The access report: every lead, answer, consent record and delivery held about a contact."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from servicematch.delivery.models import Delivery, DeliveryStatus
+from servicematch.intake.models import Lead
+from servicematch.intake.payload import decrypt_personal_data
+from servicematch.privacy.contacts import aware
+from servicematch.privacy.models import LeadErasure, LeadRevocation, PrivacyRequest
+from servicematch.settings import Settings
+
+CHANNELS = {"buyer": "lead buyer (web)", "provider_webhook": "provider (web)",
+            "provider_email": "provider (e-mail)", "consumer_email": "you (e-mail)"}
+
+
+def _iso(value) -> str | None:
+    return aware(value).isoformat() if value is not None else None
+
+
+def _recipient(delivery: Delivery, settings: Settings) -> str:
+    if delivery.kind == "buyer":
+        return settings.buyer_name or "Lead buyer"
+    if delivery.kind == "consumer_email":
+        return "You"
+    return delivery.provider.name if delivery.provider is not None else "A provider (since removed)"
+
+
+def lead_report(*, session: Session, settings: Settings, lead: Lead) -> dict:
+    personal = decrypt_personal_data(lead=lead, settings=settings)
+    consent = lead.consent
+    deliveries = session.scalars(select(Delivery).where(Delivery.lead_id == lead.id)
+                                 .order_by(Delivery.created_at)).all()
+    revocation = session.get(LeadRevocation, lead.id)
+    erasure = session.get(LeadErasure, lead.id)
+    return {
+        "requestId": lead.request_id,
+        "submittedAt": _iso(lead.created_at),
+        "vertical": lead.vertical,
+        "service": lead.service,
+        "category": lead.category,
+        "contact": personal.get("contact", {}),
+        "answers": {**(lead.answers or {}), **personal.get("answers", {})},
+        "click": lead.click or {},
+        "doNotSell": lead.do_not_sell,
+        "consent": None if consent is None else {
+            "text": consent.consent_text, "textSha256": consent.consent_text_sha256,
+            "partnerListVersion": consent.partner_list_version, "givenAt": _iso(consent.consented_at),
+            "pageUrl": consent.page_url, "ipAddress": consent.ip_address, "userAgent": consent.user_agent,
+            "trustedFormCertificate": consent.trustedform_cert_url,
+            "globalPrivacyControl": consent.global_privacy_control,
+        },
+        "revoked": None if revocation is None else {"at": _iso(revocation.revoked_at), "how": revocation.method},
+        "erased": None if erasure is None else {"at": _iso(erasure.erased_at), "why": erasure.reason},
+        "deliveries": [
+            {"recipient": _recipient(d, settings), "channel": CHANNELS.get(d.kind, d.kind),
+             "what": d.payload_kind, "status": d.status,
+             "receivedAt": _iso(d.completed_at) if d.status == DeliveryStatus.DELIVERED else None}
+            for d in deliveries
+        ],
+    }
+
+
+def access_report(*, session: Session, settings: Settings, leads: list[Lead], keys: list[str],
+                  generated_at) -> dict:
+    requests = session.scalars(select(PrivacyRequest).where(PrivacyRequest.contact_key.in_(keys))
+                               .order_by(PrivacyRequest.received_at)).all()
+    return {
+        "generatedAt": _iso(generated_at),
+        "business": settings.brand_name,
+        "leads": [lead_report(session=session, settings=settings, lead=lead) for lead in leads],
+        "privacyRequests": [
+            {"kind": r.kind, "receivedAt": _iso(r.received_at), "verifiedAt": _iso(r.verified_at),
+             "closedAt": _iso(r.closed_at), "outcome": r.outcome}
+            for r in requests
+        ],
+    }

@@ -1,0 +1,77 @@
+"""Send one privacy delivery the worker claimed: a consent receipt or a notice to a recipient."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import lru_cache
+from pathlib import Path
+
+import httpx
+from sqlalchemy.orm import Session
+
+from servicematch.delivery.http_sender import encode_body, post_signed
+from servicematch.delivery.models import Delivery
+from servicematch.delivery.outcome import Outcome, SendResult
+from servicematch.intake.models import Lead
+from servicematch.mail.transport import new_message, send_message
+from servicematch.privacy.messages import notice_body, notice_email, receipt
+from servicematch.privacy.notices import RECEIPT, correction_request_id
+from servicematch.settings import Settings
+
+
+@lru_cache(maxsize=4)
+def _catalog(catalog_dir: Path):
+    from servicematch.catalog.loader import load_catalog
+
+    return load_catalog(catalog_dir)
+
+
+def send_privacy_delivery(*, session: Session, delivery: Delivery, lead: Lead, settings: Settings,
+                          client: httpx.Client, timestamp: int, deadline: float) -> SendResult:
+    """Send a receipt or a notice once, within `deadline` seconds in all."""
+    if delivery.payload_kind == RECEIPT:
+        to, subject, text, headers = receipt(session=session, lead=lead, settings=settings,
+                                             catalog=_catalog(settings.catalog_dir))
+        if not to:
+            return _rejected(delivery, "the lead has no e-mail address any more")
+        result = send_message(settings=settings, deadline=deadline, message=new_message(
+            settings=settings, to=to, subject=subject, text=text, message_id_key=delivery.id,
+            headers=headers))
+        # The attempt log keeps no consumer address: it outlives an erasure request's reach.
+        return replace(result, target="consumer e-mail (receipt)",
+                       error=result.error.replace(to, "<consumer>") if result.error else None)
+    correction_of = correction_request_id(delivery)
+    body = notice_body(session=session, lead=lead, delivery=delivery,
+                       correction=_correction(session, settings, correction_of))
+    # Stable across retries, different for each notice: the receiver drops only true repeats.
+    idempotency_key = ":".join(filter(None, (lead.request_id, delivery.payload_kind, correction_of)))
+    if delivery.kind == "buyer":
+        if not settings.buyer_url:
+            return SendResult(outcome=Outcome.RETRY, target=delivery.target_key, duration_ms=0,
+                              error="SERVICEMATCH_BUYER_URL is not set", sent=False)
+        return post_signed(client=client, url=settings.buyer_url, body=encode_body(body),
+                           secret=settings.buyer_secret, idempotency_key=idempotency_key,
+                           timestamp=timestamp, timeout=deadline, allow_private=settings.private_webhooks_allowed)
+    provider = delivery.provider
+    if provider is None:
+        return _rejected(delivery, "the provider no longer exists")
+    if delivery.kind == "provider_webhook" and provider.webhook_url:
+        return post_signed(client=client, url=provider.webhook_url, body=encode_body(body),
+                           secret=provider.webhook_secret or "", idempotency_key=idempotency_key,
+                           timestamp=timestamp, timeout=deadline, allow_private=settings.private_webhooks_allowed)
+    subject, text = notice_email(body=body, brand_name=settings.brand_name)
+    return send_message(settings=settings, deadline=deadline, message=new_message(
+        settings=settings, to=provider.contact_email, subject=subject, text=text,
+        message_id_key=delivery.id))
+
+
+def _correction(session: Session, settings: Settings, request_id: str | None) -> str | None:
+    if request_id is None:
+        return None
+    from servicematch.privacy.requests import correction_text
+
+    return correction_text(session=session, settings=settings, request_id=request_id)
+
+
+def _rejected(delivery: Delivery, why: str) -> SendResult:
+    return SendResult(outcome=Outcome.REJECTED, target=delivery.target_key, duration_ms=0, error=why, sent=False)

@@ -1,0 +1,105 @@
+"""End to end, in Chromium: a lead sent from the form gets a receipt whose stop link, followed and
+pressed, brings exactly one signed lead.revoked to the buyer and to each matched provider."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import time
+from collections.abc import Iterator
+
+import pytest
+from funnel_steps import Contact, complete_steps, lead_form_steps, service_config
+from playwright.sync_api import Page, expect
+from privacy_server import BUYER_NAME, BUYER_SECRET, PROVIDER_SECRET, PrivacyServer, mail_to, serve
+
+from servicematch.delivery.signing import verify_signature
+
+pytestmark = pytest.mark.browser
+PHONES = itertools.count(150)
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def server(request, tmp_path_factory) -> Iterator[PrivacyServer]:
+    yield from serve(request.param, tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def base_url() -> None:
+    """No shared live server for these tests: each page opens its own server's absolute URL."""
+
+
+
+def _revoked(receiver, request_id: str) -> list:
+    return [r for r in receiver.requests
+            if r.json.get("type") == "lead.revoked" and r.json.get("requestId") == request_id]
+
+
+def _centre_is(page: Page, locator) -> bool:
+    """The element at the control's centre is the control (nothing covers it)."""
+    box = locator.bounding_box()
+    return page.evaluate(
+        "([x, y, el]) => { const hit = document.elementFromPoint(x, y); return hit === el || el.contains(hit) }",
+        [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, locator.element_handle()],
+    )
+
+
+def test_the_receipts_stop_link_brings_one_lead_revoked_to_every_recipient(page: Page, server: PrivacyServer,
+                                                                          save_screenshot) -> None:
+    # A phone of its own: a repeat within 30 days would be a duplicate, which is not sold again.
+    contact = Contact(phone=f"5125550{next(PHONES):03d}")
+    service = service_config(server.base_url, "hvac")
+    page.goto(f"{server.base_url}/form/hvac")
+    complete_steps(page, lead_form_steps(server.base_url, service), contact)
+    expect(page.get_by_role("heading", name="Success!")).to_be_visible(timeout=15_000)
+
+    receipt = mail_to(server.smtp, contact.email)[0]
+    text = receipt.get_body(preferencelist=("plain",)).get_content()
+    for name in (BUYER_NAME, "Cool Air", "Lone Star Heating"):
+        assert f"  - {name}" in text
+    request_id = re.search(r"Your reference: (\S+)", text).group(1)
+    link = re.search(r"(http://\S+/privacy/stop\?t=\S+)", text).group(1)
+    # The lead itself reached everyone before the stop.
+    server.buyer.wait_for(1)
+    server.provider_hook.wait_for(1)
+
+    page.goto(link)
+    expect(page.get_by_text("Pressing the button withdraws your consent")).to_be_visible()
+    for name in (BUYER_NAME, "Cool Air", "Lone Star Heating"):
+        expect(page.get_by_role("listitem").filter(has_text=name)).to_be_visible()
+    assert _revoked(server.buyer, request_id) == []  # opening the page stopped nothing
+    button = page.get_by_role("button", name="Stop all contact")
+    assert _centre_is(page, button)
+    save_screenshot(page, "privacy-stop")
+    button.click()
+    expect(page.get_by_role("status")).to_contain_text("stopped")
+    save_screenshot(page, "privacy-stop-done")
+
+    def one_each() -> bool:
+        return (len(_revoked(server.buyer, request_id)) >= 1 and len(_revoked(server.provider_hook, request_id)) >= 1
+                and any("Stop contacting" in str(m["Subject"])
+                        for m in mail_to(server.smtp, "office@lonestar.example")))
+
+    deadline = time.monotonic() + 30
+    while not one_each() and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert one_each(), "a recipient did not get lead.revoked"
+    page.wait_for_timeout(1500)  # a duplicate would have arrived by now
+    (at_buyer,) = _revoked(server.buyer, request_id)
+    (at_provider,) = _revoked(server.provider_hook, request_id)
+    stops = [m for m in mail_to(server.smtp, "office@lonestar.example")
+             if "Stop contacting" in str(m["Subject"]) and request_id in str(m["Subject"])]
+    assert len(stops) == 1
+    now = int(time.time())
+    assert verify_signature(secret=BUYER_SECRET, body=at_buyer.body,
+                            header=at_buyer.headers["X-ServiceMatch-Signature"], now=now)
+    assert verify_signature(secret=PROVIDER_SECRET, body=at_provider.body,
+                            header=at_provider.headers["X-ServiceMatch-Signature"], now=now)
+
+    # The same link again: a clear refusal, and nothing more is sent.
+    page.goto(link)
+    expect(page.get_by_role("alert")).to_contain_text("already used")
+    changed = link[:-4] + ("AAAA" if not link.endswith("AAAA") else "BBBB")
+    page.goto(changed)
+    expect(page.get_by_role("alert")).to_contain_text("not valid")
+    assert len(_revoked(server.buyer, request_id)) == 1
