@@ -1,0 +1,49 @@
+"""The audit log: who did what to which record, from where. Entries are added, never changed."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from servicematch.console.models import AuditEntry, Operator
+from servicematch.console.paging import decode_int_cursor, iso
+from servicematch.kernel.clock import utcnow
+
+
+class Action:
+    SIGN_IN = "signin.success"
+    SIGN_IN_FAILED = "signin.failure"
+    SIGN_OUT = "signout"
+    LEAD_VIEW = "lead.view"
+    LEAD_EXPORT = "lead.export"
+    DELIVERY_RETRY = "delivery.retry"
+    PROVIDER_ADD = "provider.add"
+    PROVIDER_CHANGE = "provider.change"
+    PROVIDER_DISABLE = "provider.disable"
+    PROVIDER_ENABLE = "provider.enable"
+    PROVIDER_TEST_SEND = "provider.test_send"
+
+
+def record(session: Session, *, action: str, operator: Operator | None, ip: str, target: str = "",
+           detail: dict | None = None, operator_email: str | None = None) -> None:
+    """Add an entry to the caller's transaction: it commits with the action it describes."""
+    session.add(AuditEntry(
+        at=utcnow(), operator_id=operator.id if operator else None,
+        operator_email=(operator.email if operator else operator_email or "")[:254],
+        action=action, target=target[:254], ip=(ip or "")[:45], detail=detail or {},
+    ))
+
+
+def audit_page(session: Session, *, cursor: str | None, limit: int) -> dict:
+    """Newest first; the cursor is the id of the last entry shown."""
+    query = select(AuditEntry).order_by(AuditEntry.id.desc()).limit(limit + 1)
+    before = decode_int_cursor(cursor)
+    if before is not None:
+        query = query.where(AuditEntry.id < before)
+    rows = list(session.scalars(query).all())
+    items = [
+        {"at": iso(row.at), "operator": row.operator_email, "action": row.action, "target": row.target,
+         "ip": row.ip, "detail": row.detail}
+        for row in rows[:limit]
+    ]
+    return {"items": items, "nextCursor": str(rows[limit - 1].id) if len(rows) > limit else None}

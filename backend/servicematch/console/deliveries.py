@@ -1,0 +1,69 @@
+"""The deliveries that need an operator: failing, rejected or waiting; retried one by one or in bulk."""
+
+from __future__ import annotations
+
+from sqlalchemy import and_, func, or_, select
+from sqlalchemy.orm import Session
+
+from servicematch.console.lead_detail import CHANNELS, recipient_of
+from servicematch.console.paging import decode_position, encode_position, iso
+from servicematch.delivery.models import (
+    Delivery,
+    DeliveryAttempt,
+    DeliveryStatus,
+    Provider,
+)
+from servicematch.delivery.outbox import retry_delivery
+from servicematch.errors import ServiceMatchError
+from servicematch.intake.models import Lead
+
+LISTED = (DeliveryStatus.FAILED, DeliveryStatus.REJECTED, DeliveryStatus.PENDING)
+RETRYABLE = (DeliveryStatus.FAILED, DeliveryStatus.REJECTED)
+MAX_BULK = 500
+
+
+def delivery_page(session: Session, *, status: str, cursor: str | None, limit: int) -> dict:
+    """Newest first; without a status, the failed and rejected ones together."""
+    if status and status not in LISTED:
+        raise ServiceMatchError(f"status is one of {', '.join(LISTED)}.", fields={"status": "invalid"},
+                                status_code=422)
+    statuses = (status,) if status else RETRYABLE
+    attempts = (select(func.count()).where(DeliveryAttempt.delivery_id == Delivery.id)
+                .correlate(Delivery).scalar_subquery())
+    query = (
+        select(Delivery, Lead.request_id, Provider.name, attempts.label("attempts"))
+        .join(Lead, Lead.id == Delivery.lead_id)
+        .outerjoin(Provider, Provider.id == Delivery.provider_id)
+        .where(Delivery.status.in_(statuses))
+        .order_by(Delivery.created_at.desc(), Delivery.id.desc()).limit(limit + 1)
+    )
+    position = decode_position(cursor)
+    if position is not None:
+        moment, delivery_id = position
+        query = query.where(or_(Delivery.created_at < moment,
+                                and_(Delivery.created_at == moment, Delivery.id < delivery_id)))
+    rows = session.execute(query).all()
+    items = [
+        {"id": d.id, "leadId": d.lead_id, "requestId": request_id,
+         "recipient": recipient_of(d.kind, provider_name),
+         "channel": CHANNELS.get(d.kind, d.kind), "status": d.status, "attempts": count,
+         "lastError": d.last_error,
+         "nextAttemptAt": iso(d.next_attempt_at) if d.status == DeliveryStatus.PENDING else None}
+        for d, request_id, provider_name, count in rows[:limit]
+    ]
+    last = rows[limit - 1][0] if len(rows) > limit else None
+    return {"items": items, "nextCursor": encode_position(last.created_at, last.id) if last else None}
+
+
+def retry_many(session: Session, ids: list[str]) -> list[str]:
+    """Queue again each failed or rejected delivery among ids; the others are left as they are."""
+    if len(ids) > MAX_BULK:
+        raise ServiceMatchError(f"Retry at most {MAX_BULK} deliveries at a time.", fields={"ids": "too many"},
+                                status_code=422)
+    wanted = {i[:36] for i in ids}
+    retryable = session.scalars(
+        select(Delivery.id).where(Delivery.id.in_(wanted), Delivery.status.in_(RETRYABLE))
+    ).all()
+    for delivery_id in retryable:
+        retry_delivery(session=session, delivery_id=delivery_id)
+    return sorted(retryable)

@@ -1,0 +1,89 @@
+"""One lead's page: answers, consent evidence, privacy status and the delivery timeline."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
+
+from servicematch.catalog.loader import CatalogIndex
+from servicematch.console.leads import answer_labels, contact_of, lead_statuses, lead_summary
+from servicematch.console.paging import iso
+from servicematch.delivery.models import Delivery, TargetKind
+from servicematch.errors import NotFound
+from servicematch.intake.models import ConsentRecord, Lead
+from servicematch.privacy.models import LeadErasure, LeadRevocation
+from servicematch.settings import Settings
+
+CHANNELS = {TargetKind.BUYER: "webhook", TargetKind.PROVIDER_WEBHOOK: "webhook",
+            TargetKind.PROVIDER_EMAIL: "email", TargetKind.CONSUMER_EMAIL: "email"}
+
+
+def recipient_of(kind: str, provider_name: str | None) -> str:
+    if provider_name:
+        return provider_name
+    return {TargetKind.BUYER: "Buyer", TargetKind.CONSUMER_EMAIL: "Consumer"}.get(kind, "Removed provider")
+HIDDEN = "(hidden)"
+
+
+def find_lead(session: Session, lead_id: str) -> Lead:
+    lead = session.get(Lead, lead_id[:36])
+    if lead is None:
+        raise NotFound(f"No lead with id {lead_id}.")
+    return lead
+
+
+def lead_detail(session: Session, settings: Settings, index: CatalogIndex, *, lead: Lead, reveal: bool) -> dict:
+    labels = answer_labels(index, lead)
+    private = contact_of(lead, settings).get("answers", {})
+    answers = {labels.get(key, key): value for key, value in lead.answers.items()}
+    # Date of birth and free text are personal: shown to admins, hidden from analysts.
+    answers.update({labels.get(key, key): value if reveal else HIDDEN for key, value in private.items()})
+    consent = session.scalars(select(ConsentRecord).where(ConsentRecord.lead_id == lead.id)).first()
+    deliveries = session.scalars(
+        select(Delivery).where(Delivery.lead_id == lead.id)
+        .options(selectinload(Delivery.attempts), selectinload(Delivery.provider))
+        .order_by(Delivery.created_at, Delivery.kind, Delivery.target_key)
+    ).all()
+    summary = lead_summary(lead, status=lead_statuses(session, [lead.id])[lead.id], settings=settings,
+                           reveal=reveal)
+    return {
+        **summary,
+        "answers": answers,
+        "consent": _consent(consent, reveal=reveal),
+        "privacy": {
+            "doNotSell": lead.do_not_sell,
+            "gpc": bool(consent and consent.global_privacy_control),
+            # Written by the privacy module when a consumer stops contact or has their data erased.
+            "revokedAt": iso(session.scalar(select(LeadRevocation.revoked_at)
+                                            .where(LeadRevocation.lead_id == lead.id))),
+            "deletedAt": iso(session.scalar(select(LeadErasure.erased_at).where(LeadErasure.lead_id == lead.id))),
+        },
+        "deliveries": [_delivery(d) for d in deliveries],
+    }
+
+
+def _consent(consent: ConsentRecord | None, *, reveal: bool) -> dict | None:
+    if consent is None:
+        return None
+    return {
+        "text": consent.consent_text, "textSha256": consent.consent_text_sha256,
+        "partnersVersion": consent.partner_list_version, "at": iso(consent.consented_at),
+        # The address and browser identify a person: admins only.
+        "ip": consent.ip_address if reveal else HIDDEN,
+        "userAgent": consent.user_agent if reveal else HIDDEN,
+        "pageUrl": consent.page_url, "trustedform": consent.trustedform_cert_url,
+        "gpc": consent.global_privacy_control,
+    }
+
+
+def _delivery(delivery: Delivery) -> dict:
+    return {
+        "id": delivery.id, "recipient": recipient_of(delivery.kind, delivery.provider.name if delivery.provider else None), "channel": CHANNELS.get(delivery.kind, delivery.kind),
+        "status": delivery.status, "lastError": delivery.last_error,
+        "nextAttemptAt": iso(delivery.next_attempt_at) if delivery.status == "pending" else None,
+        "attempts": [
+            {"at": iso(a.attempted_at), "outcome": a.outcome, "httpStatus": a.status_code,
+             "durationMs": a.duration_ms, "error": a.error}
+            for a in delivery.attempts
+        ],
+    }

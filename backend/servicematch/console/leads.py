@@ -1,0 +1,152 @@
+"""Lead search and the lead page. Search goes through requestId and the keyed lookup hashes; only
+the rows on the page being shown are decrypted."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from cryptography.exceptions import InvalidTag
+from sqlalchemy import and_, exists, or_, select
+from sqlalchemy.orm import Session
+
+from servicematch.catalog.loader import CatalogIndex
+from servicematch.console.paging import day_start, decode_position, encode_position, iso, parse_day
+from servicematch.delivery.history import mask_email
+from servicematch.delivery.models import Delivery, DeliveryStatus, TargetKind
+from servicematch.errors import ServiceMatchError
+from servicematch.intake.crypto import DataKeyError, cipher_for
+from servicematch.intake.models import Lead
+from servicematch.intake.payload import decrypt_personal_data
+from servicematch.intake.validation import normalise_email, phone_digits
+from servicematch.settings import Settings
+
+LEAD_STATUSES = ("pending", "delivered", "rejected", "failed", "skipped", "unsent")
+# A lead's own deliveries: to the buyer and to providers (not the consumer's receipt e-mail).
+LEAD_KINDS = (TargetKind.BUYER, TargetKind.PROVIDER_WEBHOOK, TargetKind.PROVIDER_EMAIL)
+
+
+@dataclass(frozen=True)
+class LeadFilters:
+    q: str = ""
+    vertical: str = ""
+    service: str = ""
+    state: str = ""
+    status: str = ""
+    date_from: str = ""
+    date_to: str = ""
+
+    def as_dict(self) -> dict:
+        return {key: value for key, value in self.__dict__.items() if value}
+
+
+def filtered_leads(filters: LeadFilters, settings: Settings):
+    """A SELECT of leads matching the filters (no order or limit)."""
+    query = select(Lead)
+    if filters.q.strip():
+        query = query.where(_search(filters.q.strip(), settings))
+    if filters.vertical:
+        query = query.where(Lead.vertical == filters.vertical)
+    if filters.service:
+        query = query.where(Lead.service == filters.service)
+    if filters.state:
+        query = query.where(Lead.state == filters.state.upper())
+    start, end = parse_day(filters.date_from, "from"), parse_day(filters.date_to, "to")
+    if start:
+        query = query.where(Lead.created_at >= day_start(start))
+    if end:
+        query = query.where(Lead.created_at < day_start(end + timedelta(days=1)))
+    if filters.status:
+        query = query.where(_status_condition(filters.status))
+    return query
+
+
+def _search(q: str, settings: Settings):
+    """requestId exactly, or an e-mail or phone through the keyed hashes: indexed, nothing decrypted."""
+    cipher = cipher_for(settings)
+    conditions = [Lead.request_id == q[:64]]
+    if "@" in q:
+        conditions.append(Lead.email_hash == cipher.lookup_hash("email", normalise_email(q)))
+    digits, _ = phone_digits(q)
+    if digits:
+        conditions.append(Lead.phone_hash == cipher.lookup_hash("phone", digits))
+    return or_(*conditions)
+
+
+def _status_condition(status: str):
+    if status not in LEAD_STATUSES:
+        raise ServiceMatchError(f"status is one of {', '.join(LEAD_STATUSES)}.",
+                                fields={"status": "invalid"}, status_code=422)
+    any_delivery = exists().where(Delivery.lead_id == Lead.id, Delivery.kind.in_(LEAD_KINDS))
+    if status == "unsent":
+        return ~any_delivery
+    return exists().where(and_(Delivery.lead_id == Lead.id, Delivery.kind.in_(LEAD_KINDS), Delivery.status == status))
+
+
+def lead_statuses(session: Session, lead_ids: list[str]) -> dict[str, str]:
+    """One word per lead from its deliveries: pending while any waits, else the best outcome."""
+    found: dict[str, set[str]] = {}
+    if lead_ids:
+        for lead_id, status in session.execute(
+            select(Delivery.lead_id, Delivery.status)
+            .where(Delivery.lead_id.in_(lead_ids), Delivery.kind.in_(LEAD_KINDS)).distinct()
+        ):
+            found.setdefault(lead_id, set()).add(status)
+    order = (DeliveryStatus.PENDING, DeliveryStatus.DELIVERED, DeliveryStatus.REJECTED,
+             DeliveryStatus.FAILED, DeliveryStatus.SKIPPED)
+    return {lead_id: next((s for s in order if s in found.get(lead_id, ())), "unsent") for lead_id in lead_ids}
+
+
+def mask_name(first: str, last: str) -> str:
+    return " ".join(f"{part[:1]}***" for part in (first, last) if part)
+
+
+def mask_phone(phone: str) -> str:
+    digits = "".join(ch for ch in phone if ch.isdigit())
+    return f"(***) ***-{digits[-4:]}" if len(digits) >= 4 else "***"
+
+
+def contact_of(lead: Lead, settings: Settings) -> dict:
+    """The decrypted contact and private answers; empty when they cannot be read (or were erased)."""
+    try:
+        return decrypt_personal_data(lead=lead, settings=settings)
+    except (DataKeyError, InvalidTag, ValueError, KeyError, TypeError):
+        return {"contact": {}, "answers": {}}
+
+
+def lead_summary(lead: Lead, *, status: str, settings: Settings, reveal: bool) -> dict:
+    contact = contact_of(lead, settings).get("contact", {})
+    first, last = contact.get("first", ""), contact.get("last", "")
+    email, phone = contact.get("email", ""), contact.get("phone", "")
+    return {
+        "id": lead.id, "requestId": lead.request_id, "createdAt": iso(lead.created_at),
+        "vertical": lead.vertical, "service": lead.service, "state": lead.state, "zip": lead.zip,
+        "name": f"{first} {last}".strip() if reveal else mask_name(first, last),
+        "email": email if reveal else mask_email(email),
+        "phone": phone if reveal else mask_phone(phone),
+        "status": status, "isDuplicate": lead.is_duplicate, "doNotSell": lead.do_not_sell,
+    }
+
+
+def lead_page(session: Session, settings: Settings, *, filters: LeadFilters, cursor: str | None,
+              limit: int, reveal: bool) -> dict:
+    """Newest first, keyset-paged on (createdAt, id)."""
+    query = filtered_leads(filters, settings).order_by(Lead.created_at.desc(), Lead.id.desc()).limit(limit + 1)
+    position = decode_position(cursor)
+    if position is not None:
+        moment, lead_id = position
+        query = query.where(or_(Lead.created_at < moment, and_(Lead.created_at == moment, Lead.id < lead_id)))
+    leads = list(session.scalars(query).all())
+    shown = leads[:limit]
+    statuses = lead_statuses(session, [lead.id for lead in shown])
+    return {
+        "items": [lead_summary(lead, status=statuses[lead.id], settings=settings, reveal=reveal) for lead in shown],
+        "nextCursor": encode_position(shown[-1].created_at, shown[-1].id) if len(leads) > limit else None,
+    }
+
+
+def answer_labels(index: CatalogIndex, lead: Lead) -> dict[str, str]:
+    service = index.find(lead.service, lead.vertical)
+    if service is None:
+        return {}
+    return {field.mapping: field.label for field in service.fields if field.mapping}

@@ -1,0 +1,66 @@
+"""Cursors and date formats shared by the console's lists."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from datetime import date, datetime
+
+from sqlalchemy import func
+from sqlalchemy.orm import Session
+
+from servicematch.delivery.models import as_utc
+from servicematch.errors import ServiceMatchError
+from servicematch.events.rollup import day_start
+
+__all__ = ["day_start"]
+
+BAD_CURSOR = "The cursor is not valid; start again from the first page."
+MAX_LIMIT = 200
+
+
+def iso(value: datetime | None) -> str | None:
+    value = as_utc(value)
+    return value.isoformat(timespec="seconds").replace("+00:00", "Z") if value else None
+
+
+def decode_int_cursor(cursor: str | None) -> int | None:
+    if not cursor:
+        return None
+    if not cursor.isdigit() or len(cursor) > 20:
+        raise ServiceMatchError(BAD_CURSOR, fields={"cursor": "invalid"}, status_code=422)
+    return int(cursor)
+
+
+def encode_position(created_at: datetime, row_id: str) -> str:
+    """(time, id) of the last row shown: the next page starts strictly after it."""
+    text = f"{as_utc(created_at).isoformat()}|{row_id}"
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+def decode_position(cursor: str | None) -> tuple[datetime, str] | None:
+    if not cursor:
+        return None
+    try:
+        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        moment, row_id = text.split("|", 1)
+        return as_utc(datetime.fromisoformat(moment)), row_id
+    except (binascii.Error, ValueError, UnicodeDecodeError) as exc:
+        raise ServiceMatchError(BAD_CURSOR, fields={"cursor": "invalid"}, status_code=422) from exc
+
+
+def parse_day(value: str | None, name: str) -> date | None:
+    if not value:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError as exc:
+        raise ServiceMatchError(f"{name} must be a date like 2026-11-23.", fields={name: "invalid date"},
+                                status_code=422) from exc
+
+
+def day_of(session: Session, column):
+    """The UTC calendar day of a timestamp, on either database."""
+    if session.bind.dialect.name == "postgresql":
+        return func.date(func.timezone("UTC", column))
+    return func.date(column)

@@ -1,0 +1,127 @@
+"""Providers in the console: the directory's own rules (delivery/providers.py), in the console's shape,
+plus today's lead counts and a test send."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from datetime import timedelta
+
+import httpx
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from servicematch.console.paging import day_start
+from servicematch.delivery.email_sender import send_email
+from servicematch.delivery.http_sender import encode_body, post_signed
+from servicematch.delivery.models import Delivery, DeliveryEndpoint, Provider
+from servicematch.delivery.schemas import ProviderCreate, ProviderUpdate
+from servicematch.errors import ServiceMatchError
+from servicematch.kernel.clock import utcnow
+from servicematch.settings import Settings
+
+# The console's field names, and the directory's.
+RENAMES = {"email": "contact_email", "webhookUrl": "webhook_url", "webhookSecret": "webhook_secret",
+           "radiusMiles": "radius_miles", "dailyCap": "daily_cap"}
+
+
+class ProviderFields(BaseModel):
+    """What the console sends; every field optional here, the directory's schemas decide what is required."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str | None = Field(default=None, max_length=200)
+    email: str | None = Field(default=None, max_length=254)
+    webhookUrl: str | None = Field(default=None, max_length=2000)
+    webhookSecret: str | None = Field(default=None, max_length=200)
+    services: list[str] | None = Field(default=None, max_length=200)
+    states: list[str] | None = Field(default=None, max_length=60)
+    zips: list[str] | None = Field(default=None, max_length=5000)
+    radiusMiles: float | None = None
+    dailyCap: int | None = None
+    active: bool | None = None
+
+
+def _directory_values(fields: ProviderFields) -> dict:
+    return {RENAMES.get(key, key): value for key, value in fields.model_dump(exclude_unset=True).items()}
+
+
+def _checked(schema: type[BaseModel], values: dict) -> BaseModel:
+    """The directory's validation, its messages keyed by the console's field names."""
+    try:
+        return schema(**values)
+    except ValidationError as exc:
+        back = {v: k for k, v in RENAMES.items()}
+        problems = {}
+        for problem in exc.errors():
+            location = [str(p) for p in problem.get("loc", ())]
+            name = back.get(location[0], location[0]) if location else "body"
+            problems.setdefault(name, problem.get("msg", "invalid"))
+        raise ServiceMatchError("The provider is not valid.", fields=problems, status_code=422) from exc
+
+
+def create_values(fields: ProviderFields) -> ProviderCreate:
+    values = {key: value for key, value in _directory_values(fields).items() if value is not None}
+    return _checked(ProviderCreate, values)
+
+
+def update_values(fields: ProviderFields) -> ProviderUpdate:
+    return _checked(ProviderUpdate, _directory_values(fields))
+
+
+def leads_today(session: Session) -> dict[str, int]:
+    since = day_start(utcnow().date())
+    rows = session.execute(
+        select(Delivery.provider_id, func.count(func.distinct(Delivery.lead_id)))
+        .where(Delivery.provider_id.is_not(None), Delivery.created_at >= since,
+               Delivery.created_at < since + timedelta(days=1))
+        .group_by(Delivery.provider_id)
+    ).all()
+    return {provider_id: count for provider_id, count in rows}
+
+
+def paused_webhooks(session: Session) -> set[str]:
+    """Providers whose webhook the delivery worker has paused after failures in a row."""
+    keys = session.scalars(select(DeliveryEndpoint.key).where(DeliveryEndpoint.paused_until > utcnow())).all()
+    return {key.removeprefix("webhook:") for key in keys if key.startswith("webhook:")}
+
+
+def provider_json(provider: Provider, *, today: dict[str, int], paused: set[str] = frozenset()) -> dict:
+    return {
+        "id": provider.id, "name": provider.name, "email": provider.contact_email,
+        "webhookUrl": provider.webhook_url, "hasWebhookSecret": bool(provider.webhook_secret),
+        "services": provider.services, "states": provider.states, "zips": provider.zips,
+        "radiusMiles": provider.radius_miles, "dailyCap": provider.daily_cap, "active": provider.active,
+        "paused": provider.id in paused,
+        "leadsToday": today.get(provider.id, 0),
+    }
+
+
+def test_send(provider: Provider, settings: Settings) -> list[dict]:
+    """Send a sample lead marked as a test through each of the provider's channels, now."""
+    sample_id = f"test-{uuid.uuid4()}"
+    body = {"type": "lead.test", "requestId": sample_id, "istest": "Y",
+            "provider": {"id": provider.id, "name": provider.name},
+            "consumer": {"first": "Test", "last": "Lead", "email": "test@example.com", "phone": "5555550100",
+                         "city": "Austin", "state": "TX", "zip": "78701"},
+            "answers": {}}
+    results = []
+    if provider.webhook_url:
+        with httpx.Client(follow_redirects=False) as client:
+            sent = post_signed(client=client, url=provider.webhook_url, body=encode_body(body),
+                               secret=provider.webhook_secret or "", idempotency_key=sample_id,
+                               timestamp=int(time.time()), timeout=settings.delivery_timeout_seconds)
+        results.append({"channel": "webhook", "outcome": sent.outcome, "httpStatus": sent.status_code,
+                        "error": sent.error, "durationMs": sent.duration_ms})
+    if settings.smtp_host:
+        sent = send_email(settings=settings, to=provider.contact_email,
+                          subject=f"[TEST] Sample lead from {settings.brand_name}",
+                          text=f"Hello {provider.name},\n\nThis is a test lead; nobody asked for anything.\n",
+                          message_id_key=sample_id)
+        results.append({"channel": "email", "outcome": sent.outcome, "httpStatus": None,
+                        "error": sent.error, "durationMs": sent.duration_ms})
+    if not results:
+        raise ServiceMatchError("This provider has no webhook URL and e-mail sending is off "
+                                "(SERVICEMATCH_SMTP_HOST is empty): there is nothing to test.", status_code=409)
+    return results

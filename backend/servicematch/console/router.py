@@ -1,0 +1,199 @@
+"""The console's JSON API under /api/console (contract: docs/console-api.md) and its HTML at /admin.
+
+Every route states who may call it: AnyOperator (admins and analysts) or AdminOnly. Changes
+need the session's CSRF token (checked in console/auth.py) and are written to the audit log
+in the same transaction as the change itself.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import APIRouter, FastAPI, Query, Request, Response
+from fastapi.responses import FileResponse, HTMLResponse, StreamingResponse
+from pydantic import BaseModel, Field
+
+from servicematch.console import audit, deliveries, lead_detail, leads
+from servicematch.console import providers as console_providers
+from servicematch.console.audit import Action
+from servicematch.console.auth import AdminOnly, AnyOperator, Db
+from servicematch.console.dashboard import DashboardFilters, dashboard
+from servicematch.console.export import export_rows
+from servicematch.console.paging import MAX_LIMIT
+from servicematch.console.router_session import router as session_router
+from servicematch.delivery import providers as directory
+from servicematch.delivery.outbox import retry_delivery
+from servicematch.delivery.schemas import ProviderUpdate
+from servicematch.errors import SIGNED_IN_ERROR_RESPONSES
+from servicematch.kernel.clock import utcnow
+
+router = APIRouter(prefix="/api/console", tags=["console"], responses=SIGNED_IN_ERROR_RESPONSES)
+Limit = Query(default=50, ge=1, le=MAX_LIMIT)
+
+
+def _lead_filters(q: str, vertical: str, service: str, state: str, status: str, date_from: str,
+                  date_to: str) -> leads.LeadFilters:
+    return leads.LeadFilters(q=q[:254], vertical=vertical[:32], service=service[:64], state=state[:2],
+                             status=status[:16], date_from=date_from[:10], date_to=date_to[:10])
+
+
+@router.get("/dashboard", summary="Leads, funnels and delivery health over a date range")
+def read_dashboard(caller: AnyOperator, db: Db, request: Request,
+                   date_from: str | None = Query(default=None, alias="from", max_length=10),
+                   date_to: str | None = Query(default=None, alias="to", max_length=10),
+                   vertical: str = Query(default="", max_length=32), service: str = Query(default="", max_length=64),
+                   state: str = Query(default="", max_length=2), source: str = Query(default="", max_length=120)
+                   ) -> dict:
+    filters = DashboardFilters.parse(date_from=date_from, date_to=date_to, vertical=vertical, service=service,
+                                     state=state, source=source)
+    return dashboard(db, request.app.state.catalog, filters)
+
+
+@router.get("/leads", summary="Leads, newest first; q is a requestId, e-mail or phone")
+def list_leads(caller: AnyOperator, db: Db, request: Request, q: str = "", vertical: str = "",
+               service: str = "", state: str = "", status: str = "",
+               date_from: str = Query(default="", alias="from"), date_to: str = Query(default="", alias="to"),
+               cursor: str | None = Query(default=None, max_length=200), limit: int = Limit) -> dict:
+    filters = _lead_filters(q, vertical, service, state, status, date_from, date_to)
+    return leads.lead_page(db, request.app.state.settings, filters=filters, cursor=cursor, limit=limit,
+                           reveal=caller.is_admin)
+
+
+@router.get("/leads.csv", summary="The filtered leads as CSV (admins; audited)")
+def export_leads(caller: AdminOnly, db: Db, request: Request, q: str = "", vertical: str = "",
+                 service: str = "", state: str = "", status: str = "",
+                 date_from: str = Query(default="", alias="from"),
+                 date_to: str = Query(default="", alias="to")) -> StreamingResponse:
+    filters = _lead_filters(q, vertical, service, state, status, date_from, date_to)
+    leads.filtered_leads(filters, request.app.state.settings)  # refuse bad filters before the audit entry
+    audit.record(db, action=Action.LEAD_EXPORT, operator=caller.operator, ip=caller.ip, target="leads.csv",
+                 detail={"filters": filters.as_dict()})
+    db.commit()
+    name = f"leads-{utcnow():%Y%m%d-%H%M%S}.csv"
+    return StreamingResponse(
+        export_rows(request.app.state.session_factory, request.app.state.settings, filters),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"},
+    )
+
+
+@router.get("/leads/{lead_id}", summary="One lead: answers, consent, privacy, deliveries")
+def read_lead(lead_id: str, caller: AnyOperator, db: Db, request: Request) -> dict:
+    lead = lead_detail.find_lead(db, lead_id)
+    detail = lead_detail.lead_detail(db, request.app.state.settings, request.app.state.catalog, lead=lead,
+                                     reveal=caller.is_admin)
+    if caller.is_admin:
+        # Only admins see personal data in clear, and each look is on the record.
+        audit.record(db, action=Action.LEAD_VIEW, operator=caller.operator, ip=caller.ip, target=lead.id,
+                     detail={"requestId": lead.request_id})
+        db.commit()
+    return detail
+
+
+@router.get("/deliveries", summary="Failed, rejected or pending deliveries, newest first")
+def list_deliveries(caller: AnyOperator, db: Db, status: str = Query(default="", max_length=16),
+                    cursor: str | None = Query(default=None, max_length=200), limit: int = Limit) -> dict:
+    return deliveries.delivery_page(db, status=status, cursor=cursor, limit=limit)
+
+
+@router.post("/deliveries/{delivery_id}/retry", status_code=202, summary="Send a failed or rejected delivery again")
+def retry_one(delivery_id: str, caller: AdminOnly, db: Db) -> dict:
+    delivery = retry_delivery(session=db, delivery_id=delivery_id[:36])
+    audit.record(db, action=Action.DELIVERY_RETRY, operator=caller.operator, ip=caller.ip, target=delivery.id,
+                 detail={"leadId": delivery.lead_id})
+    db.commit()
+    return {"id": delivery.id, "status": delivery.status}
+
+
+class RetryMany(BaseModel):
+    ids: list[str] = Field(min_length=1, max_length=deliveries.MAX_BULK)
+
+
+@router.post("/deliveries/retry", status_code=202, summary="Send several failed or rejected deliveries again")
+def retry_bulk(body: RetryMany, caller: AdminOnly, db: Db) -> dict:
+    retried = deliveries.retry_many(db, body.ids)
+    for delivery_id in retried:
+        audit.record(db, action=Action.DELIVERY_RETRY, operator=caller.operator, ip=caller.ip,
+                     target=delivery_id, detail={"bulk": True})
+    db.commit()
+    return {"retried": len(retried)}
+
+
+@router.get("/providers", summary="Every provider, with today's lead count")
+def list_providers(caller: AnyOperator, db: Db) -> dict:
+    today, paused = console_providers.leads_today(db), console_providers.paused_webhooks(db)
+    return {"items": [console_providers.provider_json(p, today=today, paused=paused)
+                      for p in directory.list_providers(session=db)]}
+
+
+def _provider_change(db, request: Request, caller, *, action: str, provider, detail: dict) -> dict:
+    audit.record(db, action=action, operator=caller.operator, ip=caller.ip, target=provider.id, detail=detail)
+    db.commit()
+    return console_providers.provider_json(provider, today=console_providers.leads_today(db),
+                                           paused=console_providers.paused_webhooks(db))
+
+
+@router.post("/providers", status_code=201, summary="Add a provider (admins)")
+def add_provider(fields: console_providers.ProviderFields, caller: AdminOnly, db: Db, request: Request) -> dict:
+    provider = directory.add_provider(session=db, data=console_providers.create_values(fields),
+                                      catalog=request.app.state.catalog)
+    return _provider_change(db, request, caller, action=Action.PROVIDER_ADD, provider=provider,
+                            detail={"name": provider.name})
+
+
+@router.patch("/providers/{provider_id}", summary="Change a provider; send only the fields to change (admins)")
+def change_provider(provider_id: str, fields: console_providers.ProviderFields, caller: AdminOnly, db: Db,
+                    request: Request) -> dict:
+    changes = console_providers.update_values(fields)
+    provider = directory.update_provider(session=db, provider_id=provider_id[:36], changes=changes,
+                                         catalog=request.app.state.catalog)
+    return _provider_change(db, request, caller, action=Action.PROVIDER_CHANGE, provider=provider,
+                            detail={"fields": sorted(fields.model_dump(exclude_unset=True))})
+
+
+@router.post("/providers/{provider_id}/disable", summary="Pause a provider: no new leads (admins)")
+def disable_provider(provider_id: str, caller: AdminOnly, db: Db, request: Request) -> dict:
+    provider = directory.disable_provider(session=db, provider_id=provider_id[:36])
+    return _provider_change(db, request, caller, action=Action.PROVIDER_DISABLE, provider=provider, detail={})
+
+
+@router.post("/providers/{provider_id}/enable", summary="Match a provider again (admins)")
+def enable_provider(provider_id: str, caller: AdminOnly, db: Db, request: Request) -> dict:
+    provider = directory.update_provider(session=db, provider_id=provider_id[:36],
+                                         changes=ProviderUpdate(active=True), catalog=request.app.state.catalog)
+    return _provider_change(db, request, caller, action=Action.PROVIDER_ENABLE, provider=provider, detail={})
+
+
+@router.post("/providers/{provider_id}/test-send", summary="Send a sample lead marked as a test (admins)")
+def test_send(provider_id: str, caller: AdminOnly, db: Db, request: Request) -> dict:
+    provider = directory.get_provider(session=db, provider_id=provider_id[:36])
+    results = console_providers.test_send(provider, request.app.state.settings)
+    audit.record(db, action=Action.PROVIDER_TEST_SEND, operator=caller.operator, ip=caller.ip,
+                 target=provider.id, detail={"results": [r["outcome"] for r in results]})
+    db.commit()
+    return {"results": results}
+
+
+@router.get("/audit", summary="The audit log, newest first")
+def read_audit(caller: AnyOperator, db: Db, cursor: str | None = Query(default=None, max_length=20),
+               limit: int = Limit) -> dict:
+    return audit.audit_page(db, cursor=cursor, limit=limit)
+
+
+NOT_BUILT = ("<!doctype html><meta name=robots content=noindex><title>Console</title>"
+             "<h1>The console is not built yet</h1><p>Run <code>make build</code>.</p>")
+NOINDEX = {"X-Robots-Tag": "noindex, nofollow", "Cache-Control": "no-cache"}
+
+
+def install_console(app: FastAPI, static_dir: Path) -> None:
+    """The API, and /admin/* answered with the console's own page (registered before the site's catch-all)."""
+    app.include_router(session_router)
+    app.include_router(router)
+    page = static_dir / "admin.html"
+
+    @app.get("/admin", include_in_schema=False)
+    @app.get("/admin/{path:path}", include_in_schema=False)
+    def console_page(path: str = "") -> Response:
+        if not page.is_file():
+            return HTMLResponse(NOT_BUILT, status_code=503, headers=NOINDEX)
+        return FileResponse(page, media_type="text/html", headers=NOINDEX)

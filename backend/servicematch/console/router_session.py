@@ -1,0 +1,90 @@
+"""POST/GET/DELETE /api/console/session: sign in, who am I, sign out."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from servicematch.console import accounts, audit
+from servicematch.console.audit import Action
+from servicematch.console.auth import AnyOperator, Db, request_ip
+from servicematch.console.models import Operator
+from servicematch.console.sessions import COOKIE_NAME, end_session, start_session
+from servicematch.console.throttle import enforce_signin_throttle
+from servicematch.errors import SIGNED_IN_ERROR_RESPONSES, error_body
+from servicematch.kernel.clock import utcnow
+from servicematch.settings import Settings
+
+WRONG_CREDENTIALS = "The e-mail address or password is not right."
+CODE_NEEDED = "Enter the 6-digit code from your authenticator app."
+WRONG_CODE = "That code is not right or was used already; enter the current one."
+
+router = APIRouter(prefix="/api/console", tags=["console"], responses=SIGNED_IN_ERROR_RESPONSES)
+
+
+class SignIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    email: str = Field(min_length=1, max_length=254)
+    password: str = Field(min_length=1, max_length=accounts.MAX_PASSWORD_LENGTH)
+    totp: str | None = Field(default=None, max_length=12)
+
+
+def operator_json(operator: Operator) -> dict:
+    return {"id": operator.id, "email": operator.email, "role": operator.role,
+            "totpEnabled": operator.totp_secret is not None}
+
+
+def _refused(message: str, *, totp_required: bool = False) -> JSONResponse:
+    body = error_body(message)
+    if totp_required:
+        body["totpRequired"] = True
+    return JSONResponse(body, status_code=401)
+
+
+@router.post("/session", summary="Sign in (e-mail, password and, for admins with TOTP, a code)")
+def sign_in(data: SignIn, request: Request, db: Db) -> Response:
+    settings: Settings = request.app.state.settings
+    ip, email, now = request_ip(request), accounts.normalise_email(data.email), utcnow()
+    enforce_signin_throttle(db, settings, email=email, ip=ip, now=now)
+    operator = accounts.find_operator(db, email)
+    # verify_password hashes even for an unknown e-mail, so the answer time does not tell.
+    if not accounts.verify_password(operator, data.password) or operator is None or not operator.active:
+        audit.record(db, action=Action.SIGN_IN_FAILED, operator=None, operator_email=email, ip=ip,
+                     target=email, detail={"reason": "credentials"})
+        db.commit()
+        return _refused(WRONG_CREDENTIALS)
+    if operator.totp_secret is not None:
+        if not data.totp:
+            return _refused(CODE_NEEDED, totp_required=True)
+        if not accounts.verify_totp(settings, operator, data.totp):
+            audit.record(db, action=Action.SIGN_IN_FAILED, operator=None, operator_email=email, ip=ip,
+                         target=email, detail={"reason": "totp"})
+            db.commit()
+            return _refused(WRONG_CODE, totp_required=True)
+    token, signed_in = start_session(db, settings, operator=operator, ip=ip,
+                                     user_agent=request.headers.get("user-agent", ""))
+    audit.record(db, action=Action.SIGN_IN, operator=operator, ip=ip, target=email)
+    db.commit()
+    response = JSONResponse({"operator": operator_json(operator), "csrfToken": signed_in.csrf_token})
+    response.set_cookie(COOKIE_NAME, token, max_age=settings.console_session_max_hours * 3600, path="/",
+                        httponly=True, samesite="strict", secure=settings.environment == "production")
+    return response
+
+
+@router.get("/session", summary="The signed-in operator and the CSRF token")
+def read_session(caller: AnyOperator) -> dict:
+    return {"operator": operator_json(caller.operator), "csrfToken": caller.csrf_token}
+
+
+@router.delete("/session", status_code=204, summary="Sign out")
+def sign_out(caller: AnyOperator, db: Db, request: Request) -> Response:
+    end_session(db, caller.session_id)
+    audit.record(db, action=Action.SIGN_OUT, operator=caller.operator, ip=caller.ip,
+                 target=caller.operator.email)
+    db.commit()
+    response = Response(status_code=204)
+    response.delete_cookie(COOKIE_NAME, path="/", httponly=True, samesite="strict",
+                           secure=request.app.state.settings.environment == "production")
+    return response

@@ -1,0 +1,57 @@
+"""Console fixtures: operators of each role, signed-in clients, leads stored through the public API."""
+
+from __future__ import annotations
+
+import base64
+import os
+import uuid
+from pathlib import Path
+
+import pytest
+from console_api_support import PASSWORD, Receiver, sign_in
+
+from servicematch.console import accounts
+from servicematch.settings import Settings
+
+
+@pytest.fixture
+def receiver():
+    server = Receiver().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def settings(database_url: str, static_dir: Path, receiver: Receiver) -> Settings:
+    # The built-in worker stays off: a test runs a worker itself when it wants deliveries sent.
+    return Settings(
+        environment="test", database_url=database_url, static_dir=static_dir, secret_key="test-secret-key",
+        data_key=base64.b64encode(os.urandom(32)).decode(), worker_enabled=False, submit_rate_limit=10_000,
+        buyer_url=receiver.url, buyer_secret="buyer-secret-for-tests-0123456789abcdef",
+        console_signin_failures_per_account=3, console_signin_failures_per_address=5,
+    )
+
+
+@pytest.fixture
+def add_operator(app):
+    def add(role: str = "admin", email: str | None = None, password: str = PASSWORD) -> str:
+        email = email or f"{role}-{uuid.uuid4().hex[:8]}@example.com"
+        with app.state.session_factory() as session:
+            accounts.add_operator(session, email=email, role=role, password=password)
+            session.commit()
+        return email
+
+    return add
+
+
+@pytest.fixture
+def admin(client, add_operator):
+    sign_in(client, add_operator("admin"))
+    return client
+
+
+@pytest.fixture
+def analyst(client, add_operator):
+    sign_in(client, add_operator("analyst"))
+    return client
+

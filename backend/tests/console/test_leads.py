@@ -1,0 +1,86 @@
+"""Lead search through requestId and the keyed lookup hashes, paging, the lead page and the CSV export."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from console_api_support import hvac_payload
+from sqlalchemy import select
+
+from servicematch.console.models import AuditEntry
+from servicematch.intake import crypto
+from servicematch.kernel.clock import utcnow
+from servicematch.privacy.models import LeadRevocation
+
+
+def _submit(client, app, **contact) -> dict:
+    payload = hvac_payload(app.state.catalog, **contact)
+    answer = client.post("/api/submit-form", json=payload)
+    assert answer.status_code == 202, answer.text
+    return payload
+
+
+def test_search_finds_by_phone_email_or_request_id_without_decrypting_rows(admin, app, monkeypatch):
+    maria = _submit(admin, app)
+    _submit(admin, app, phone="5125550177", email="ann.lee@example.com")
+    decrypted = []
+    real = crypto.DataCipher.decrypt
+    monkeypatch.setattr(crypto.DataCipher, "decrypt", lambda self, blob, lead_id: decrypted.append(lead_id)
+                        or real(self, blob, lead_id=lead_id))
+    for q in ("(512) 555-0142", "+1 512 555 0142", "MARIA.GARCIA@example.com ", maria["requestId"]):
+        items = admin.get("/api/console/leads", params={"q": q}).json()["items"]
+        assert [i["requestId"] for i in items] == [maria["requestId"]], q
+    # Only the one row shown per search was decrypted, never the other lead.
+    assert len(set(decrypted)) == 1
+    assert admin.get("/api/console/leads", params={"q": "5125550100"}).json()["items"] == []
+
+
+def test_filters_and_cursor_paging(admin, app):
+    for n in range(5):
+        _submit(admin, app, phone=f"51255501{n:02d}")
+    first = admin.get("/api/console/leads", params={"limit": 2, "service": "hvac", "state": "tx"}).json()
+    second = admin.get("/api/console/leads", params={"limit": 2, "cursor": first["nextCursor"]}).json()
+    third = admin.get("/api/console/leads", params={"limit": 2, "cursor": second["nextCursor"]}).json()
+    ids = [i["id"] for page in (first, second, third) for i in page["items"]]
+    assert len(ids) == len(set(ids)) == 5 and third["nextCursor"] is None
+    assert admin.get("/api/console/leads", params={"vertical": "legal"}).json()["items"] == []
+    assert len(admin.get("/api/console/leads", params={"status": "pending"}).json()["items"]) == 5
+    bad = admin.get("/api/console/leads", params={"from": "yesterday"})
+    assert bad.status_code == 422 and bad.json()["fields"] == {"from": "invalid date"}
+
+
+def test_the_lead_page_shows_answers_by_question_consent_and_deliveries(admin, app):
+    payload = _submit(admin, app)
+    (item,) = admin.get("/api/console/leads").json()["items"]
+    lead = admin.get(f"/api/console/leads/{item['id']}").json()
+    service = app.state.catalog.find("hvac", "services")
+    first_question = next(f for f in service.fields if f.mapping == "cq1")
+    assert lead["answers"][first_question.label] == payload["consumer"]["cq1"]
+    assert lead["consent"]["text"] and len(lead["consent"]["textSha256"]) == 64
+    assert lead["privacy"] == {"doNotSell": False, "gpc": False, "revokedAt": None, "deletedAt": None}
+    # The buyer's delivery, and the consumer's consent receipt beside it.
+    assert "Buyer" in [d["recipient"] for d in lead["deliveries"]]
+    assert admin.get("/api/console/leads/not-a-lead").status_code == 404
+
+
+def test_the_csv_export_is_for_admins_audited_and_safe_in_spreadsheets(admin, app):
+    _submit(admin, app, email="-cmd@example.com")
+    answer = admin.get("/api/console/leads.csv", params={"service": "hvac"})
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(answer.text)))
+    assert len(rows) == 1 and rows[0]["first"] == "Maria" and rows[0]["phone"] == "5125550142"
+    assert rows[0]["email"] == "'-cmd@example.com"
+    with app.state.session_factory() as session:
+        entry = session.scalars(select(AuditEntry).where(AuditEntry.action == "lead.export")).one()
+    assert entry.detail == {"filters": {"service": "hvac"}}
+
+
+def test_the_lead_page_shows_when_contact_was_stopped(admin, app):
+    _submit(admin, app)
+    (item,) = admin.get("/api/console/leads").json()["items"]
+    with app.state.session_factory() as session:
+        session.add(LeadRevocation(lead_id=item["id"], revoked_at=utcnow(), method="link"))
+        session.commit()
+    privacy = admin.get(f"/api/console/leads/{item['id']}").json()["privacy"]
+    assert privacy["revokedAt"] is not None and privacy["deletedAt"] is None

@@ -1,0 +1,142 @@
+"""Helpers the console browser tests share: operators made by the CLI, signing in, leads to look at."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import random
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+from playwright.sync_api import Page, expect
+
+ROOT = Path(__file__).resolve().parents[1]
+PASSWORD = "correct horse battery staple 42"
+WAIT_SECONDS = 20
+
+
+def _load_receivers():
+    """The delivery tests' real local HTTP receiver, shared rather than written twice."""
+    path = ROOT / "backend" / "tests" / "delivery" / "delivery_receivers.py"
+    spec = importlib.util.spec_from_file_location("delivery_receivers", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("delivery_receivers", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+HttpReceiver = _load_receivers().HttpReceiver
+
+
+def servicematch_cli(database_url: str, *args: str, stdin: str = "") -> str:
+    """Run `servicematch ...` against the test server's database, as an operator would."""
+    result = subprocess.run(
+        [sys.executable, "-m", "servicematch.cli", *args], check=False, cwd=ROOT, input=stdin, text=True,
+        capture_output=True, env={**os.environ, "SERVICEMATCH_DATABASE_URL": database_url}, timeout=60,
+    )
+    assert result.returncode == 0, f"servicematch {' '.join(args)} failed: {result.stderr or result.stdout}"
+    return result.stdout
+
+
+@dataclass(frozen=True)
+class Operators:
+    admin: str
+    analyst: str
+    password: str = PASSWORD
+
+
+def create_operators(database_url: str) -> Operators:
+    """One admin and one analyst with fresh addresses, made through `servicematch operators add`."""
+    tag = uuid.uuid4().hex[:8]
+    operators = Operators(admin=f"admin-{tag}@example.com", analyst=f"analyst-{tag}@example.com")
+    for email, role in ((operators.admin, "admin"), (operators.analyst, "analyst")):
+        servicematch_cli(database_url, "operators", "add", "--email", email, "--role", role, "--password-stdin",
+                         stdin=PASSWORD + "\n")
+    return operators
+
+
+def sign_in(page: Page, email: str, password: str = PASSWORD, path: str = "/admin") -> None:
+    """Sign in through the console's form and wait for the console's navigation."""
+    page.goto(path)
+    page.get_by_label("E-mail").fill(email)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("navigation", name="Console")).to_be_visible()
+
+
+class ConsoleClient:
+    """The console API as a signed-in operator, for setting up and checking what the browser did."""
+
+    def __init__(self, base_url: str, email: str, password: str = PASSWORD) -> None:
+        self.http = httpx.Client(base_url=base_url, timeout=20)
+        answer = self.http.post("/api/console/session", json={"email": email, "password": password})
+        assert answer.status_code == 200, answer.text
+        self.csrf = answer.json()["csrfToken"]
+
+    def get(self, path: str, **params) -> dict:
+        answer = self.http.get(f"/api/console{path}", params={k: v for k, v in params.items() if v is not None})
+        assert answer.status_code == 200, f"{path}: {answer.status_code} {answer.text}"
+        return answer.json()
+
+    def send(self, method: str, path: str, body: dict | None = None) -> httpx.Response:
+        return self.http.request(method, f"/api/console{path}", json=body, headers={"X-CSRF-Token": self.csrf})
+
+    def close(self) -> None:
+        self.http.close()
+
+
+def submit_lead(base_url: str, *, zip_code: str = "78701", email: str | None = None, subid1: str = "") -> str:
+    """Store one HVAC lead through the public intake API; returns its requestId.
+
+    Each lead has its own phone number: a repeat of phone and service is a duplicate, which is
+    not delivered."""
+    request_id = f"e2e-console-{uuid.uuid4().hex[:12]}"
+    phone = f"512{random.randint(201, 899)}{random.randint(0, 9999):04d}"
+    answers = {"cq1": "Install or replace a system", "cq2": "Central air conditioning",
+               "cq3": "Single-family home", "cq4": "As soon as possible"}
+    body = {
+        "pid": 16, "sid": 143, "cid": 640, "istest": "N", "requestId": request_id,
+        "consumer": {
+            "first": "Maria", "last": "Garcia", "email": email or f"{request_id}@example.com",
+            "phone": phone, "address1": "1100 E 5th St", "address2": "", "city": "Austin",
+            "state": "TX", "zip": zip_code, "vertical": "services", "category": "HVAC", "source": "website",
+            **answers,
+        },
+        "customquestions": answers,
+        "click": {"domain_url": f"{base_url}/services/hvac", "useragent": "console browser test", "subid1": subid1},
+    }
+    answer = httpx.post(f"{base_url}/api/submit-form", json=body, timeout=20)
+    assert answer.status_code == 202, answer.text
+    return request_id
+
+
+def wait_until(check: Callable[[], object], what: str, timeout: float = WAIT_SECONDS):
+    """Poll until `check` returns something truthy; the server's worker and event buffer run apart."""
+    deadline = time.monotonic() + timeout
+    while True:
+        result = check()
+        if result:
+            return result
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.2)
+
+
+def element_at_centre_is(page: Page, locator) -> bool:
+    """What a person tapping the control's centre would hit is the control (or inside it)."""
+    return locator.evaluate(
+        """element => {
+            const box = element.getBoundingClientRect()
+            const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2)
+            return hit !== null && (hit === element || element.contains(hit))
+        }"""
+    )
+
+
+def no_sideways_overflow(page: Page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

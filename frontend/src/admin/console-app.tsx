@@ -1,0 +1,48 @@
+import { lazy, Suspense, type ComponentType } from 'react'
+import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router'
+import { ConsoleLayout } from './layout'
+import { BASENAME, PATHS } from './paths'
+import { SessionProvider, useSession } from './session'
+import { SignIn } from './sign-in'
+import { ErrorNotice, Loading } from './ui'
+
+// Each page is its own chunk: the sign-in form does not wait for the charting library.
+const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'element'> => {
+  const Page = lazy(load)
+  return { element: <Suspense fallback={<Loading />}><Page /></Suspense> }
+}
+
+const router = createBrowserRouter(
+  [
+    {
+      path: '/',
+      element: <ConsoleLayout />,
+      children: [
+        { index: true, ...page(() => import('./dashboard/dashboard-page')) },
+        { path: PATHS.leads, ...page(() => import('./leads/leads-page')) },
+        { path: `${PATHS.leads}/:id`, ...page(() => import('./leads/lead-page')) },
+        { path: PATHS.deliveries, ...page(() => import('./deliveries-page')) },
+        { path: PATHS.providers, ...page(() => import('./providers/providers-page')) },
+        { path: PATHS.audit, ...page(() => import('./audit-page')) },
+        { path: '*', element: <ErrorNotice message="There is no console page at this address." /> },
+      ],
+    },
+  ],
+  { basename: BASENAME },
+)
+
+function Gate() {
+  const { operator, checking, loadError } = useSession()
+  if (checking) return <Loading label="Checking your session…" />
+  // Signed out on any path: sign in here, then the page asked for opens.
+  if (!operator) return <SignIn loadError={loadError} />
+  return <RouterProvider router={router} />
+}
+
+export function ConsoleApp() {
+  return (
+    <SessionProvider>
+      <Gate />
+    </SessionProvider>
+  )
+}

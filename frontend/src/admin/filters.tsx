@@ -1,0 +1,74 @@
+// Filters kept in the address bar, so a reload or a shared link shows the same view.
+import { useEffect, useRef, type ReactNode } from 'react'
+import { useSearchParams } from 'react-router'
+import { useCatalogOptions } from './catalog-options'
+import { Field, inputClass } from './ui'
+
+export function useFilters(keys: readonly string[]) {
+  const [params, setParams] = useSearchParams()
+  // Two changes before the next render (one filter narrowing another) build on each other
+  // instead of the second undoing the first.
+  const latest = useRef(params)
+  useEffect(() => {
+    latest.current = params
+  }, [params])
+  const values = Object.fromEntries(keys.map((key) => [key, params.get(key) ?? ''])) as Record<string, string>
+  const set = (key: string, value: string) => {
+    const next = new URLSearchParams(latest.current)
+    if (value) next.set(key, value)
+    else next.delete(key)
+    latest.current = next
+    setParams(next, { replace: true })
+  }
+  return { values, set }
+}
+
+type Filters = ReturnType<typeof useFilters>
+
+export function SelectFilter({ label, name, filters, children }: {
+  label: string
+  name: string
+  filters: Filters
+  children: ReactNode
+}) {
+  return (
+    <Field label={label}>
+      <select className={inputClass} value={filters.values[name]} onChange={(e) => filters.set(name, e.currentTarget.value)}>
+        {children}
+      </select>
+    </Field>
+  )
+}
+
+/** Vertical, service and state: the filters every lead view shares. */
+export function CatalogFilters({ filters }: { filters: Filters }) {
+  const { verticals, services, states } = useCatalogOptions()
+  const vertical = filters.values.vertical
+  return (
+    <>
+      <SelectFilter label="Vertical" name="vertical" filters={filters}>
+        <option value="">All verticals</option>
+        {verticals.map((v) => <option key={v} value={v}>{v}</option>)}
+      </SelectFilter>
+      <SelectFilter label="Service" name="service" filters={filters}>
+        <option value="">All services</option>
+        {services.filter((s) => !vertical || s.vertical === vertical).map((s) => (
+          <option key={`${s.vertical}/${s.id}`} value={s.id}>{s.name}</option>
+        ))}
+      </SelectFilter>
+      <SelectFilter label="State" name="state" filters={filters}>
+        <option value="">All states</option>
+        {states.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
+      </SelectFilter>
+    </>
+  )
+}
+
+export function DateFilter({ label, name, filters }: { label: string; name: string; filters: Filters }) {
+  return (
+    <Field label={label}>
+      <input type="date" className={inputClass} value={filters.values[name]}
+        onChange={(e) => filters.set(name, e.currentTarget.value)} />
+    </Field>
+  )
+}

@@ -1,0 +1,51 @@
+import { Activity, FileText, LayoutDashboard, LogOut, Send, Users } from 'lucide-react'
+import { NavLink, Outlet } from 'react-router'
+import { PATHS } from './paths'
+import { useOperator, useSession } from './session'
+
+const NAV = [
+  { to: PATHS.dashboard, label: 'Dashboard', icon: LayoutDashboard, end: true },
+  { to: PATHS.leads, label: 'Leads', icon: FileText, end: false },
+  { to: PATHS.deliveries, label: 'Deliveries', icon: Send, end: false },
+  { to: PATHS.providers, label: 'Providers', icon: Users, end: false },
+  { to: PATHS.audit, label: 'Audit log', icon: Activity, end: false },
+]
+
+const linkClass = ({ isActive }: { isActive: boolean }) =>
+  'inline-flex min-h-10 shrink-0 items-center gap-2 rounded-md px-3 text-sm font-medium ' +
+  'focus-visible:outline-2 focus-visible:outline-white ' +
+  (isActive ? 'bg-white/15 text-white' : 'text-blue-100 hover:bg-white/10 hover:text-white')
+
+export function ConsoleLayout() {
+  const operator = useOperator()
+  const { signOut } = useSession()
+  return (
+    <div className="min-h-screen">
+      <header className="bg-brand-900 text-white">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-2 px-4 pt-3">
+          <p className="font-bold">ServiceMatch console</p>
+          <div className="flex min-w-0 items-center gap-3 text-sm">
+            <span className="truncate" title={operator.email}>
+              {operator.email} <span className="rounded bg-white/15 px-1.5 py-0.5 text-xs">{operator.role}</span>
+            </span>
+            <button type="button" onClick={() => void signOut()}
+              className="inline-flex min-h-10 items-center gap-1 rounded-md px-2 text-blue-100 hover:bg-white/10 hover:text-white focus-visible:outline-2 focus-visible:outline-white">
+              <LogOut size={16} aria-hidden="true" /> Sign out
+            </button>
+          </div>
+        </div>
+        {/* Wraps onto a second row on a phone, so every page stays in sight and one tap away. */}
+        <nav aria-label="Console" className="mx-auto flex max-w-7xl flex-wrap gap-1 px-4 py-2">
+          {NAV.map(({ to, label, icon: Icon, end }) => (
+            <NavLink key={to} to={to} end={end} className={linkClass}>
+              <Icon size={16} aria-hidden="true" /> {label}
+            </NavLink>
+          ))}
+        </nav>
+      </header>
+      <main className="mx-auto max-w-7xl px-4 py-6">
+        <Outlet />
+      </main>
+    </div>
+  )
+}

@@ -1,0 +1,89 @@
+import { ArrowLeft } from 'lucide-react'
+import type { ReactNode } from 'react'
+import { Link, useParams } from 'react-router'
+import { PATHS } from '../paths'
+import { useOperator } from '../session'
+import type { LeadDetail } from '../types'
+import { useApi } from '../use-api'
+import { Card, ErrorNotice, formatPhone, formatTime, Loading, PageTitle, StatusBadge } from '../ui'
+import { DeliveryTimeline } from './delivery-timeline'
+
+function Facts({ rows }: { rows: [string, ReactNode][] }) {
+  return (
+    <dl className="grid grid-cols-1 gap-x-4 gap-y-2 text-sm sm:grid-cols-[12rem_1fr]">
+      {rows.map(([term, value]) => (
+        <div key={term} className="contents">
+          <dt className="font-medium text-slate-500">{term}</dt>
+          <dd className="min-w-0 break-words">{value === null || value === undefined || value === '' ? '—' : value}</dd>
+        </div>
+      ))}
+    </dl>
+  )
+}
+
+const yesNo = (value: boolean | undefined) => (value ? 'Yes' : 'No')
+
+export default function LeadPage() {
+  const { id = '' } = useParams()
+  const { isAdmin } = useOperator()
+  const { data: lead, error, loading, reload } = useApi<LeadDetail>(`/leads/${encodeURIComponent(id)}`)
+  return (
+    <>
+      <Link to={PATHS.leads} className="mb-3 inline-flex min-h-10 items-center gap-1 text-sm text-brand-700 underline">
+        <ArrowLeft size={16} aria-hidden="true" /> All leads
+      </Link>
+      <ErrorNotice message={error} />
+      {loading && !lead && <Loading />}
+      {lead && (
+        <>
+          <PageTitle>Lead {lead.requestId}</PageTitle>
+          <div className="grid gap-4 lg:grid-cols-2">
+            <Card title="Lead">
+              <Facts rows={[
+                ['Received', formatTime(lead.createdAt)],
+                ['Service', `${lead.service} (${lead.vertical})`],
+                ['Status', <StatusBadge key="s" status={lead.status} />],
+                ['Duplicate', yesNo(lead.isDuplicate)],
+                ['Name', lead.name],
+                ['E-mail', lead.email],
+                ['Phone', formatPhone(lead.phone)],
+                ['Location', `${lead.state} ${lead.zip}`],
+              ]} />
+            </Card>
+            <Card title="Privacy">
+              <Facts rows={[
+                ['Do not sell or share', yesNo(lead.privacy.doNotSell)],
+                ['Global Privacy Control', yesNo(lead.privacy.gpc)],
+                ['Consent revoked', formatTime(lead.privacy.revokedAt)],
+                ['Personal data deleted', formatTime(lead.privacy.deletedAt)],
+              ]} />
+            </Card>
+            <Card title="Answers">
+              <Facts rows={Object.entries(lead.answers)} />
+            </Card>
+            <Card title="Consent evidence">
+              {lead.consent ? (
+                <>
+                  <Facts rows={[
+                    ['Given at', formatTime(lead.consent.at)],
+                    ['IP address', lead.consent.ip],
+                    ['Browser', lead.consent.userAgent],
+                    ['Page', lead.consent.pageUrl],
+                    ['TrustedForm', lead.consent.trustedform],
+                    ['GPC signal', yesNo(lead.consent.gpc)],
+                    ['Partner list version', lead.consent.partnersVersion],
+                    ['Text SHA-256', <code key="h" className="text-xs break-all">{lead.consent.textSha256}</code>],
+                  ]} />
+                  <blockquote className="mt-3 border-l-4 border-slate-200 pl-3 text-sm text-slate-700">{lead.consent.text}</blockquote>
+                </>
+              ) : <p className="text-sm text-slate-500">No consent record.</p>}
+            </Card>
+            <Card title="Deliveries" className="lg:col-span-2">
+              <DeliveryTimeline deliveries={lead.deliveries} canResend={isAdmin} onResent={reload} />
+            </Card>
+          </div>
+        </>
+      )}
+    </>
+  )
+}

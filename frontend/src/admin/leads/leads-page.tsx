@@ -1,0 +1,74 @@
+import { Download, Search } from 'lucide-react'
+import { useState } from 'react'
+import { Link } from 'react-router'
+import { query } from '../api'
+import { CatalogFilters, DateFilter, SelectFilter, useFilters } from '../filters'
+import { PagedTable } from '../paged-table'
+import { PATHS } from '../paths'
+import { useOperator } from '../session'
+import type { LeadRow } from '../types'
+import { usePagedList } from '../use-api'
+import { buttonClass, formatPhone, formatTime, inputClass, PageTitle, StatusBadge } from '../ui'
+
+const KEYS = ['q', 'vertical', 'service', 'state', 'status', 'from', 'to'] as const
+// As the server names them (console/leads.py LEAD_STATUSES): from the lead's deliveries.
+const STATUSES = ['pending', 'delivered', 'rejected', 'failed', 'skipped', 'unsent']
+
+function LeadCells({ lead }: { lead: LeadRow }) {
+  return (
+    <>
+      <td className="px-3 py-2">
+        <Link to={PATHS.lead(lead.id)} className="font-medium whitespace-nowrap text-brand-700 underline underline-offset-2">
+          {lead.requestId}
+        </Link>
+        <span className="block text-xs text-slate-500">{formatTime(lead.createdAt)}</span>
+      </td>
+      <td className="px-3 py-2">{lead.service}<span className="block text-xs text-slate-500">{lead.vertical}</span></td>
+      <td className="px-3 py-2">{lead.name}<span className="block text-xs text-slate-500">{lead.email}</span></td>
+      <td className="px-3 py-2 whitespace-nowrap">{formatPhone(lead.phone)}</td>
+      <td className="px-3 py-2">{lead.state} {lead.zip}</td>
+      <td className="px-3 py-2">
+        <StatusBadge status={lead.status} />
+        {lead.isDuplicate && <span className="ml-1 text-xs text-amber-800">duplicate</span>}
+        {lead.doNotSell && <span className="ml-1 text-xs text-red-800">do not sell</span>}
+      </td>
+    </>
+  )
+}
+
+export default function LeadsPage() {
+  const { isAdmin } = useOperator()
+  const filters = useFilters(KEYS)
+  const [search, setSearch] = useState(filters.values.q)
+  const filterQuery = query(filters.values)
+  const list = usePagedList<LeadRow>(`/leads${filterQuery}`)
+
+  return (
+    <>
+      <PageTitle actions={isAdmin && (
+        // A plain download: the browser sends the session cookie; the server audits the export.
+        <a href={`/api/console/leads.csv${filterQuery}`} className={buttonClass('secondary')} download>
+          <Download size={16} aria-hidden="true" /> Export CSV
+        </a>
+      )}>Leads</PageTitle>
+      <form role="search" className="mb-3 flex gap-2" onSubmit={(e) => { e.preventDefault(); filters.set('q', search.trim()) }}>
+        <label className="sr-only" htmlFor="lead-search">Search by request id, phone or e-mail</label>
+        <input id="lead-search" className={inputClass} type="search" value={search} placeholder="Request id, phone or e-mail"
+          onChange={(e) => setSearch(e.currentTarget.value)} />
+        <button type="submit" className={buttonClass('primary')}><Search size={16} aria-hidden="true" /> Search</button>
+      </form>
+      <form aria-label="Lead filters" className="mb-4 grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6" onSubmit={(e) => e.preventDefault()}>
+        <CatalogFilters filters={filters} />
+        <SelectFilter label="Status" name="status" filters={filters}>
+          <option value="">Any status</option>
+          {STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+        </SelectFilter>
+        <DateFilter label="From" name="from" filters={filters} />
+        <DateFilter label="To" name="to" filters={filters} />
+      </form>
+      <PagedTable list={list} minWidth="48rem" empty="No leads match."
+        headers={['Request', 'Service', 'Consumer', 'Phone', 'Location', 'Status']}
+        row={(lead) => <tr key={lead.id} className="border-t border-slate-100"><LeadCells lead={lead} /></tr>} />
+    </>
+  )
+}

@@ -1,0 +1,11 @@
+// Every console path in one place (the router mounts them under /admin).
+export const BASENAME = '/admin'
+
+export const PATHS = {
+  dashboard: '/',
+  leads: '/leads',
+  lead: (id: string | number) => `/leads/${encodeURIComponent(String(id))}`,
+  deliveries: '/deliveries',
+  providers: '/providers',
+  audit: '/audit',
+} as const

@@ -1,0 +1,148 @@
+import { Pause, Pencil, Play, Plus, Send } from 'lucide-react'
+import { useState } from 'react'
+import { ConsoleError, request } from '../api'
+import { useOperator } from '../session'
+import type { Provider } from '../types'
+import { useApi } from '../use-api'
+import { buttonClass, Card, ErrorNotice, Loading, PageTitle, SuccessNotice } from '../ui'
+import { ProviderForm } from './provider-form'
+
+type Editing = Provider | 'new' | null
+
+interface TestSendResult {
+  channel: string
+  outcome: string
+  httpStatus: number | null
+  error: string | null
+  durationMs: number | null
+}
+
+const describeResult = (r: TestSendResult) =>
+  [`${r.channel} ${r.outcome}`, r.httpStatus !== null && `HTTP ${r.httpStatus}`,
+    r.durationMs !== null && `${r.durationMs} ms`, r.error].filter(Boolean).join(', ')
+
+function ProviderCard({ provider, isAdmin, onEdit, onChanged }: {
+  provider: Provider
+  isAdmin: boolean
+  onEdit: () => void
+  onChanged: () => void
+}) {
+  const [notice, setNotice] = useState<string | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const path = `/providers/${encodeURIComponent(String(provider.id))}`
+
+  async function act(action: 'disable' | 'enable', done: string) {
+    setBusy(true)
+    setError(null)
+    setNotice(null)
+    try {
+      await request('POST', `${path}/${action}`)
+      setNotice(done)
+      onChanged()
+    } catch (failure) {
+      setError((failure as ConsoleError).message)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  async function testSend() {
+    setBusy(true)
+    setError(null)
+    setNotice(null)
+    try {
+      const answer = await request<{ results: TestSendResult[] }>('POST', `${path}/test-send`)
+      const failed = answer.results.filter((r) => r.outcome !== 'delivered')
+      const summary = answer.results.map(describeResult).join('; ')
+      if (failed.length) setError(`Test send did not go through: ${summary}`)
+      else setNotice(`Test lead sent: ${summary}`)
+    } catch (failure) {
+      setError((failure as ConsoleError).message)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const area = [provider.states.join(', '), provider.zips.join(', ')].filter(Boolean).join(' · ')
+  return (
+    <Card title={provider.name} actions={
+      <span className={`rounded px-2 py-0.5 text-xs font-semibold ${provider.active ? 'bg-green-100 text-green-800' : 'bg-slate-200 text-slate-700'}`}>
+        {provider.active ? 'Active' : 'Paused'}
+      </span>
+    }>
+      {provider.paused && (
+        <p className="mb-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          Deliveries are on hold: the endpoint kept failing.
+        </p>
+      )}
+      <dl className="grid grid-cols-[7rem_1fr] gap-x-3 gap-y-1 text-sm">
+        <dt className="text-slate-500">E-mail</dt><dd className="min-w-0 break-all">{provider.email ?? '—'}</dd>
+        <dt className="text-slate-500">Webhook</dt><dd className="min-w-0 break-all">{provider.webhookUrl ?? '—'}</dd>
+        <dt className="text-slate-500">Services</dt><dd className="min-w-0 break-words">{provider.services.join(', ')}</dd>
+        <dt className="text-slate-500">Area</dt>
+        <dd className="min-w-0 break-words">{area || '—'}{provider.radiusMiles ? ` (${provider.radiusMiles} mi)` : ''}</dd>
+        <dt className="text-slate-500">Today</dt>
+        <dd className="tabular-nums">{provider.leadsToday}{provider.dailyCap ? ` of ${provider.dailyCap}` : ' (no cap)'}</dd>
+      </dl>
+      <ErrorNotice message={error} />
+      <SuccessNotice message={notice} />
+      {isAdmin && (
+        <div className="mt-3 flex flex-wrap gap-2">
+          <button type="button" className={buttonClass('secondary')} onClick={onEdit} aria-label={`Edit ${provider.name}`}>
+            <Pencil size={16} aria-hidden="true" /> Edit
+          </button>
+          {provider.active ? (
+            <button type="button" className={buttonClass('danger')} disabled={busy} aria-label={`Pause ${provider.name}`}
+              onClick={() => act('disable', 'Paused: no new leads go to this provider.')}>
+              <Pause size={16} aria-hidden="true" /> Pause
+            </button>
+          ) : (
+            <button type="button" className={buttonClass('secondary')} disabled={busy} aria-label={`Resume ${provider.name}`}
+              onClick={() => act('enable', 'Resumed: this provider receives leads again.')}>
+              <Play size={16} aria-hidden="true" /> Resume
+            </button>
+          )}
+          <button type="button" className={buttonClass('secondary')} disabled={busy} aria-label={`Test send to ${provider.name}`}
+            onClick={testSend}>
+            <Send size={16} aria-hidden="true" /> Test send
+          </button>
+        </div>
+      )}
+    </Card>
+  )
+}
+
+export default function ProvidersPage() {
+  const { isAdmin } = useOperator()
+  const { data, error, loading, reload } = useApi<{ items: Provider[] }>('/providers')
+  const [editing, setEditing] = useState<Editing>(null)
+  const saved = () => {
+    setEditing(null)
+    reload()
+  }
+  return (
+    <>
+      <PageTitle actions={isAdmin && editing === null && (
+        <button type="button" className={buttonClass('primary')} onClick={() => setEditing('new')}>
+          <Plus size={16} aria-hidden="true" /> Add provider
+        </button>
+      )}>Providers</PageTitle>
+      {editing !== null && (
+        <div className="mb-4">
+          <ProviderForm key={editing === 'new' ? 'new' : String(editing.id)} provider={editing === 'new' ? null : editing}
+            onSaved={saved} onCancel={() => setEditing(null)} />
+        </div>
+      )}
+      <ErrorNotice message={error} />
+      {loading && !data && <Loading />}
+      {data && data.items.length === 0 && <p className="text-sm text-slate-500">No providers yet.</p>}
+      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+        {data?.items.map((p) => (
+          <ProviderCard key={p.id} provider={p} isAdmin={isAdmin} onChanged={reload}
+            onEdit={() => { setEditing(p); window.scrollTo({ top: 0 }) }} />
+        ))}
+      </div>
+    </>
+  )
+}

@@ -1,0 +1,150 @@
+// Shapes of the operator console API (docs/console-api.md is the contract; the server decides).
+
+export type Role = 'admin' | 'analyst'
+
+export interface Operator {
+  id: number | string
+  email: string
+  role: Role
+  totpEnabled: boolean
+}
+
+export interface SessionAnswer {
+  operator: Operator
+  csrfToken: string
+}
+
+export interface KeyCount {
+  key: string
+  count: number
+}
+
+export interface FunnelStep {
+  step: number | string
+  label: string
+  count: number
+  dropOffPct: number | null
+}
+
+export interface Funnel {
+  service: string
+  vertical: string
+  steps: FunnelStep[]
+  submitted: number
+  disqualifications: { field: string; answer: string; count: number }[]
+}
+
+export interface DeliverySummary {
+  total: number
+  delivered: number
+  failed: number
+  rejected: number
+  pending: number
+  successRate: number | null
+  p50Seconds: number | null
+  p99Seconds: number | null
+}
+
+export interface Dashboard {
+  range: { from: string; to: string }
+  leadsPerDay: { day: string; total: number; byVertical: Record<string, number> }[]
+  byVertical: KeyCount[]
+  byService: KeyCount[]
+  byState: KeyCount[]
+  bySource: KeyCount[]
+  funnels: Funnel[]
+  callClicks: { service: string; count: number }[]
+  delivery: DeliverySummary
+}
+
+export interface LeadRow {
+  id: number | string
+  requestId: string
+  createdAt: string
+  vertical: string
+  service: string
+  state: string
+  zip: string
+  name: string
+  email: string
+  phone: string
+  status: string
+  isDuplicate: boolean
+  doNotSell: boolean
+}
+
+export interface Page<T> {
+  items: T[]
+  nextCursor: string | null
+}
+
+export interface DeliveryAttempt {
+  at: string
+  outcome: string
+  httpStatus: number | null
+  durationMs: number | null
+  error: string | null
+}
+
+export interface LeadDelivery {
+  id: number | string
+  recipient: string
+  channel: string
+  status: string
+  attempts: DeliveryAttempt[]
+}
+
+export interface LeadDetail extends LeadRow {
+  answers: Record<string, string>
+  consent: {
+    text: string
+    textSha256: string
+    partnersVersion: string | null
+    at: string
+    ip: string | null
+    userAgent: string | null
+    pageUrl: string | null
+    trustedform: string | null
+    gpc: boolean
+  } | null
+  privacy: { doNotSell: boolean; gpc: boolean; revokedAt?: string | null; deletedAt?: string | null }
+  deliveries: LeadDelivery[]
+}
+
+export interface DeliveryRow {
+  id: number | string
+  leadId: number | string
+  requestId: string
+  recipient: string
+  channel: string
+  status: string
+  attempts: number
+  lastError: string | null
+  nextAttemptAt: string | null
+}
+
+export interface Provider {
+  id: number | string
+  name: string
+  email: string | null
+  webhookUrl: string | null
+  hasWebhookSecret?: boolean
+  services: string[]
+  states: string[]
+  zips: string[]
+  radiusMiles: number | null
+  dailyCap: number | null
+  active: boolean
+  // Set by the delivery worker while the provider's endpoint keeps failing.
+  paused?: boolean
+  leadsToday: number
+}
+
+export interface AuditEntry {
+  at: string
+  operator: string | null
+  action: string
+  target: string | null
+  ip: string | null
+  detail: unknown
+}

@@ -1,0 +1,134 @@
+// Small building blocks every console page shares.
+import { cloneElement, useId, type ReactElement, type ReactNode } from 'react'
+
+const BUTTON =
+  'inline-flex min-h-10 items-center justify-center gap-2 rounded-md px-4 py-2 text-sm font-semibold ' +
+  'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ' +
+  'disabled:cursor-not-allowed disabled:opacity-60'
+const VARIANTS = {
+  primary: 'bg-brand-700 text-white hover:bg-brand-900',
+  secondary: 'border border-slate-300 bg-white text-slate-800 hover:bg-slate-50',
+  danger: 'border border-red-300 bg-white text-red-800 hover:bg-red-50',
+} as const
+
+export const buttonClass = (variant: keyof typeof VARIANTS = 'primary', extra = '') =>
+  `${BUTTON} ${VARIANTS[variant]} ${extra}`
+
+export const inputClass =
+  'block w-full min-h-10 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 ' +
+  'focus:border-brand-600 focus:outline-2 focus:outline-brand-600'
+
+export function Field({ label, children, hint, error }: {
+  label: string
+  // One input, select or textarea: it gets the label's id and the hint as its description.
+  children: ReactElement<{ id?: string; 'aria-describedby'?: string; 'aria-invalid'?: boolean }>
+  hint?: string
+  // The server's word on this field; shown in place of the hint.
+  error?: string
+}) {
+  const id = useId()
+  const note = error || hint
+  // A label beside the control rather than around it: around a select, the label's name would
+  // take in the chosen option's text too.
+  return (
+    <div className="text-sm">
+      <label htmlFor={id} className="mb-1 block font-medium text-slate-700">{label}</label>
+      {cloneElement(children, {
+        id, 'aria-describedby': note ? `${id}-note` : undefined, 'aria-invalid': error ? true : undefined,
+      })}
+      {note && (
+        <span id={`${id}-note`} className={`mt-1 block text-xs ${error ? 'font-medium text-red-700' : 'text-slate-500'}`}>
+          {note}
+        </span>
+      )}
+    </div>
+  )
+}
+
+export function Card({ title, children, actions, className = '' }: {
+  title?: string
+  children: ReactNode
+  actions?: ReactNode
+  className?: string
+}) {
+  const headingId = useId()
+  return (
+    // Named by its heading, so a screen reader lists it as a region and tests can find it.
+    <section aria-labelledby={title ? headingId : undefined}
+      className={`min-w-0 rounded-lg border border-slate-200 bg-white p-4 shadow-sm ${className}`}>
+      {(title || actions) && (
+        <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+          {title && <h2 id={headingId} className="text-base font-semibold text-slate-900">{title}</h2>}
+          {actions}
+        </div>
+      )}
+      {children}
+    </section>
+  )
+}
+
+export function PageTitle({ children, actions }: { children: ReactNode; actions?: ReactNode }) {
+  return (
+    <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+      <h1 className="text-2xl font-bold text-slate-900">{children}</h1>
+      {actions}
+    </div>
+  )
+}
+
+export function ErrorNotice({ message }: { message: string | null | undefined }) {
+  if (!message) return null
+  return <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">{message}</p>
+}
+
+export function SuccessNotice({ message }: { message: string | null | undefined }) {
+  if (!message) return null
+  return <p role="status" className="rounded-md bg-green-50 px-3 py-2 text-sm text-green-800">{message}</p>
+}
+
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return <p role="status" className="py-6 text-sm text-slate-500">{label}</p>
+}
+
+const STATUS_COLOURS: Record<string, string> = {
+  delivered: 'bg-green-100 text-green-800',
+  accepted: 'bg-green-100 text-green-800',
+  failed: 'bg-red-100 text-red-800',
+  rejected: 'bg-amber-100 text-amber-900',
+  pending: 'bg-slate-100 text-slate-700',
+}
+
+export function StatusBadge({ status }: { status: string }) {
+  const colour = STATUS_COLOURS[status] ?? 'bg-slate-100 text-slate-700'
+  return <span className={`inline-block rounded px-2 py-0.5 text-xs font-semibold ${colour}`}>{status}</span>
+}
+
+export function formatTime(value: string | null | undefined): string {
+  if (!value) return '—'
+  const date = new Date(value)
+  return Number.isNaN(date.getTime()) ? value : date.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })
+}
+
+export function formatSeconds(value: number | null | undefined): string {
+  if (value === null || value === undefined) return '—'
+  if (value < 1) return `${Math.round(value * 1000)} ms`
+  if (value < 120) return `${value.toFixed(1)} s`
+  return `${(value / 60).toFixed(1)} min`
+}
+
+/** A percentage the server already computed (0..100), e.g. a funnel step's drop-off. */
+export function formatPct(value: number | null | undefined): string {
+  return value === null || value === undefined ? '—' : `${value.toFixed(1)}%`
+}
+
+/** A ratio (0..1) shown as a percentage, e.g. the delivery success rate. */
+export function formatRatio(value: number | null | undefined): string {
+  return value === null || value === undefined ? '—' : formatPct(value * 100)
+}
+
+/** A US number as people read it, (512) 555-0142; masked or other values as they came. */
+export function formatPhone(value: string | null | undefined): string {
+  if (!value) return '—'
+  const digits = /^\d{10}$/.test(value) ? value : ''
+  return digits ? `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}` : value
+}
