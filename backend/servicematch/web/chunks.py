@@ -12,18 +12,16 @@ from pathlib import Path
 
 from .pages import Page
 
-# Screens under frontend/src/pages/ that a first path segment names directly.
-_SCREEN_BY_HEAD = {"form": "form", "call": "call", "category": "category"}
-
 
 def screen_module(page: Page) -> str | None:
-    """The source module of the lazily loaded screen for a page; None when it is in the entry chunk."""
-    head = page.path.strip("/").split("/")[0]
-    if page.kind in ("home", "not-found") or head == "marketing-partners":
+    """The source module of the lazily loaded screen for a page (each screen is its own chunk,
+    frontend/src/app/route-table.tsx); None for a page without one."""
+    if page.kind == "not-found" or page.route is None:
         return None
-    if page.kind == "service":
-        return "src/pages/service.tsx"
-    return f"src/pages/{_SCREEN_BY_HEAD.get(head, head)}.tsx"
+    screen = page.route.screen
+    if screen is None:
+        return None
+    return f"src/pages/{screen}.tsx"
 
 
 class ChunkManifest:
@@ -43,6 +41,10 @@ class ChunkManifest:
             self._chunks = json.loads(self._file.read_text(encoding="utf-8"))
             self._mtime = mtime
         return self._chunks
+
+    def entry_file(self) -> str | None:
+        """The built entry script of the public site (dist/assets/main-<hash>.js), None without a build."""
+        return self._load().get("index.html", {}).get("file")
 
     def module_urls(self, module: str | None) -> list[str]:
         """URLs of the module's chunk and the chunks it imports, less those index.html already loads."""

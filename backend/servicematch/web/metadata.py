@@ -30,16 +30,16 @@ class PageMeta:
     lead: str
     json_ld: list[dict[str, Any]] = field(default_factory=list)
     status_code: int = 200
+    indexable: bool = True
 
     def full_title(self, brand: str) -> str:
         return f"{self.title} | {brand}"
 
 
-def _near_me(slug: str) -> tuple[str, str]:
-    name = slug.replace("-", " ").title()
-    description = (f"Find trusted local {name.lower()} professionals near you. "
-                   "Compare free quotes from up to 3 pros in minutes.")
-    return f"{name} Near Me", description
+NOT_FOUND_TITLE = "Page Not Found"
+NOT_FOUND_DESCRIPTION = "We could not find the page you are looking for."
+SERVICE_NOT_FOUND_TITLE = "Service Not Found"
+SERVICE_NOT_FOUND_DESCRIPTION = "We could not find the service you are looking for."
 
 
 def page_meta(index: CatalogIndex, page: Page, *, origin: str, brand: str) -> PageMeta:
@@ -76,8 +76,15 @@ def page_meta(index: CatalogIndex, page: Page, *, origin: str, brand: str) -> Pa
             ],
         })
     elif page.service_slug is not None:
-        title, description = _near_me(page.service_slug)
-        title += suffix
+        # A service path naming no service (the spec's generic "Near Me" title would invite
+        # search engines to index pages that only say "Service Not Found").
+        title, description = SERVICE_NOT_FOUND_TITLE, SERVICE_NOT_FOUND_DESCRIPTION
+    elif page.kind == "not-found":
+        title, description = NOT_FOUND_TITLE, NOT_FOUND_DESCRIPTION
+    elif page.route is not None and page.route.title:
+        # Pages with a fixed title and description of their own in the route table.
+        title = page.route.title
+        description = (page.route.description or FALLBACK_DESCRIPTION).replace("{brand}", brand)
     elif page.category is not None:
         title, description, keywords = page.category.title, page.category.description, page.category.keywords
         crumbs.append((page.category.name, page.path))
@@ -96,7 +103,7 @@ def page_meta(index: CatalogIndex, page: Page, *, origin: str, brand: str) -> Pa
     return PageMeta(
         title=title, description=description, keywords=list(keywords), canonical=canonical,
         heading=title, lead=description, json_ld=json_ld,
-        status_code=404 if page.kind == "not-found" else 200,
+        status_code=404 if page.kind == "not-found" else 200, indexable=page.indexable,
     )
 
 
@@ -114,6 +121,8 @@ def head_html(meta: PageMeta, brand: str) -> str:
         f'<meta property="og:url" content="{escape(meta.canonical)}">',
         f'<link rel="canonical" href="{escape(meta.canonical)}">',
     ]
+    if not meta.indexable:
+        tags.append('<meta name="robots" content="noindex">')
     for item in meta.json_ld:
         data = json.dumps(item, separators=(",", ":")).replace("<", "\\u003c")
         tags.append(f'<script type="application/ld+json">{data}</script>')

@@ -1,7 +1,7 @@
-"""What each site path is: the server's reading of the route table (spec section 2).
+"""What each site path is: the server's reading of the route table (routes.json, spec section 2).
 
-Used for the metadata in the HTML the server sends, the HTTP status of unknown pages,
-and the sitemap. The browser's router (frontend/src/app/router.tsx) draws the screens.
+Used for the metadata in the HTML the server sends, the HTTP status of unknown pages, the data
+the page's first render needs, the pages rendered at build time, and the sitemap.
 """
 
 from __future__ import annotations
@@ -12,21 +12,25 @@ from typing import Literal
 from servicematch.catalog.loader import CatalogIndex
 from servicematch.catalog.schema import Category, ServiceConfig
 
-PageKind = Literal["home", "category", "service", "funnel", "static", "not-found"]
-STATIC_PAGES = {"about-us", "partner-with-us", "privacy-policy", "marketing-partners"}
-FUNNEL_PAGES = {"thank-you", "call-thanks", "disqualified"}
-FLOW_PREFIXES = {"form", "call"}
+from .routes import Route, match_route, routes
+
+PageKind = Literal["home", "category", "service", "funnel", "static", "modal", "admin", "not-found"]
 
 
 @dataclass(frozen=True)
 class Page:
     kind: PageKind
     path: str
+    route: Route | None = None
     service: ServiceConfig | None = None
     service_slug: str | None = None
     category: Category | None = None
     state_code: str | None = None
     state_name: str | None = None
+
+    @property
+    def indexable(self) -> bool:
+        return self.kind != "not-found" and self.route is not None and self.route.indexable
 
 
 def _state(index: CatalogIndex, segment: str | None) -> tuple[str, str] | None | Literal[False]:
@@ -40,38 +44,30 @@ def _state(index: CatalogIndex, segment: str | None) -> tuple[str, str] | None |
 
 
 def resolve_page(index: CatalogIndex, path: str) -> Page:
-    """Classify a URL path the way the site's router does."""
-    segments = [s for s in path.strip("/").split("/") if s]
-    normalized = "/" + "/".join(segments)
-    if not segments:
-        return Page("home", "/")
-    head, rest = segments[0], segments[1:]
-    if len(segments) == 1 and head in STATIC_PAGES:
-        return Page("static", normalized)
-    if len(segments) == 1 and head in FUNNEL_PAGES:
-        return Page("funnel", normalized)
-    if head == "category" and len(rest) == 1:
-        category = index.categories.get(rest[0])
-        return Page("category", normalized, category=category) if category else Page("not-found", normalized)
+    """Classify a URL path the way the site's router does, checking its parameters against the catalogue."""
+    normalized = "/" + "/".join(s for s in path.split("/") if s)
+    matched = match_route(normalized)
+    if matched is None:
+        return Page("not-found", normalized)
+    route, params = matched
+    if "category" in params:
+        category = index.categories.get(params["category"])
+        return Page("category", normalized, route, category=category) if category else Page("not-found", normalized)
+    if "service" not in params:
+        return Page(route.kind, normalized, route)
 
-    vertical: str | None
-    if head == "services" or head in FLOW_PREFIXES:
-        vertical = None
-    elif head in index.categories:
-        vertical = head
-    else:
+    vertical = params.get("vertical")
+    if vertical is not None and vertical not in index.categories:
         return Page("not-found", normalized)
-    if len(rest) not in (1, 2):
-        return Page("not-found", normalized)
-    slug = rest[0]
-    state = _state(index, rest[1] if len(rest) == 2 else None)
+    state = _state(index, params.get("state"))
     if state is False:
         return Page("not-found", normalized)
+    slug = params["service"]
     service = index.find(slug, vertical)
-    kind: PageKind = "funnel" if head in FLOW_PREFIXES else "service"
     return Page(
-        kind if service else "not-found",
+        route.kind if service else "not-found",
         normalized,
+        route,
         service=service,
         service_slug=slug,
         category=index.categories.get(vertical) if vertical else None,
@@ -80,32 +76,63 @@ def resolve_page(index: CatalogIndex, path: str) -> Page:
     )
 
 
-def api_reads(page: Page) -> list[str]:
-    """The API reads the browser's app makes first on this page, so the HTML can start them early.
+def data_reads(page: Page) -> list[str]:
+    """The API reads the page's first render needs; the server puts their answers into the HTML.
 
     Mirrors frontend/src/lib/api.ts: the catalogue on every page; a service page under its
-    vertical reads /api/services/<vertical>/<slug>, the other service and flow pages /api/services/<slug>.
-    Only services that exist: a preloaded 404 would log an error in the browser's console.
+    vertical reads /api/services/<vertical>/<slug>, the other service and flow pages
+    /api/services/<slug>. Only services that exist.
     """
     reads = ["/api/catalog"]
-    if page.service is not None and page.service_slug is not None:
+    if page.service is not None and page.service_slug is not None and page.route is not None:
+        by_vertical = page.route.path.startswith("/:vertical/")
         head = page.path.split("/")[1]
-        by_slug = head == "services" or head in FLOW_PREFIXES
-        reads.append(f"/api/services/{page.service_slug}" if by_slug else f"/api/services/{head}/{page.service_slug}")
+        reads.append(f"/api/services/{head}/{page.service_slug}" if by_vertical
+                     else f"/api/services/{page.service_slug}")
     return reads
 
 
-def sitemap_paths(index: CatalogIndex) -> list[str]:
-    """Every indexable page the site links to: categories, services, services in each state."""
-    paths = ["/", "/about-us", "/partner-with-us", "/privacy-policy"]
-    paths += [f"/category/{c.id}" for c in index.catalog.categories]
+def _service_paths(index: CatalogIndex, route: Route) -> list[str]:
+    """Every path of a service route: each service (under its vertical where the route names one), in each state."""
     states = [s["value"].lower() for s in index.catalog.site.states]
+    names = [p for p in route.path.split("/") if p.startswith(":")]
+    paths: list[str] = []
     for category in index.catalog.categories:
         for slug in category.services:
-            for base in (f"/{category.id}/{slug}", f"/services/{slug}"):
-                if base.startswith("/services/") and index.find(slug).vertical != category.id:
-                    continue  # /services/debt-relief names one service; list it once
-                paths.append(base)
-                paths += [f"{base}/{code}" for code in states]
+            service = index.find(slug, category.id)
+            if service is None:
+                continue
+            if ":vertical" not in names and index.find(slug).vertical != category.id:
+                continue  # /services/debt-relief names one service; list it once
+            if route.screen == "call" and service.flow != "call":
+                continue  # only services with a number to call have a call flow
+            params = {"vertical": category.id, "service": slug}
+            if ":state" in names:
+                paths += [route.build(**params, state=code) for code in states]
+            else:
+                paths.append(route.build(**params))
+    return paths
+
+
+def route_paths(index: CatalogIndex, route: Route) -> list[str]:
+    """The concrete paths of one route that the catalogue gives rise to."""
+    if route.path.endswith("*"):
+        return []
+    if ":category" in route.path:
+        return [route.build(category=c.id) for c in index.catalog.categories]
+    if ":service" in route.path:
+        return _service_paths(index, route)
+    return [route.path]
+
+
+def sitemap_paths(index: CatalogIndex) -> list[str]:
+    """Every indexable page the site links to: static pages, categories, services, services in each state."""
+    paths = [path for route in routes() if route.sitemap for path in route_paths(index, route)]
     # /services/<slug> and /<vertical>/<slug> coincide for the "services" category.
+    return list(dict.fromkeys(paths))
+
+
+def prerender_paths(index: CatalogIndex) -> list[str]:
+    """Every page whose HTML is rendered at build time."""
+    paths = [path for route in routes() if route.prerender for path in route_paths(index, route)]
     return list(dict.fromkeys(paths))

@@ -11,10 +11,12 @@ from servicematch.catalog.loader import CatalogIndex
 from servicematch.errors import error_body
 from servicematch.settings import Settings
 
-from .chunks import ChunkManifest, screen_module
+from .chunks import ChunkManifest
 from .document import SiteDocument
 from .metadata import page_meta
-from .pages import api_reads, resolve_page, sitemap_paths
+from .pages import data_reads, resolve_page, sitemap_paths
+from .prerendered import PrerenderedPages
+from .site_data import SiteData
 
 # Vite puts content-hashed bundles under /assets: their names change with their content.
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -31,8 +33,10 @@ def _resolve_file(static_dir: Path, path: str) -> Path | None:
         return None
     candidate = (static_dir / path).resolve()
     root = static_dir.resolve()
-    if root not in candidate.parents or not candidate.is_file() or candidate.name == "index.html":
+    if root not in candidate.parents or not candidate.is_file() or candidate.suffix == ".html":
         return None
+    if (root / "prerender") in candidate.parents:
+        return None  # the pages' markup is served inside their HTML only
     return candidate
 
 
@@ -44,6 +48,8 @@ def install_site(app: FastAPI, settings: Settings, catalog: CatalogIndex) -> Non
     chunks = ChunkManifest(static_dir / ".vite" / "manifest.json")
     origin = settings.site_origin.rstrip("/")
     brand = settings.brand_name
+    site_data = SiteData(catalog, settings)
+    prerendered = PrerenderedPages(static_dir / "prerender", site_data.fingerprint(), chunks.entry_file)
 
     @router.get("/robots.txt")
     def robots() -> PlainTextResponse:
@@ -66,6 +72,7 @@ def install_site(app: FastAPI, settings: Settings, catalog: CatalogIndex) -> Non
         return {
             "title": meta.full_title(brand), "description": meta.description, "keywords": meta.keywords,
             "canonical": meta.canonical, "jsonLd": meta.json_ld, "found": meta.status_code == 200,
+            "indexable": meta.indexable,
         }
 
     @router.api_route("/api/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"])
@@ -80,11 +87,13 @@ def install_site(app: FastAPI, settings: Settings, catalog: CatalogIndex) -> Non
             return FileResponse(file, headers={"Cache-Control": cache})
         if not document.available():
             return HTMLResponse(NOT_BUILT, status_code=503)
+        # /admin/* never gets here: the console answers it with its own entry (console/router.py).
         page = resolve_page(catalog, request.url.path)
         meta = page_meta(catalog, page, origin=origin, brand=brand)
         # Unknown pages still get the app (it draws the error screen) but say 404 to crawlers.
-        html = document.render(meta, brand, api_reads=api_reads(page),
-                               module_urls=chunks.module_urls(screen_module(page)))
+        markup = prerendered.markup(page.path) if page.route and page.route.prerender else None
+        html = document.render(meta, brand, markup=markup,
+                               data={read: site_data.read(read) for read in data_reads(page)})
         return HTMLResponse(html, status_code=meta.status_code,
                             headers={"Cache-Control": REVALIDATE})
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
+from html import escape
+
+import pytest
 
 ORIGIN = "http://127.0.0.1:8000"
 
@@ -60,9 +63,44 @@ def test_category_page_uses_the_category_title(client):
     assert types(tags) == ["Organization", "BreadcrumbList"]
 
 
-def test_unknown_service_gets_a_generic_near_me_title(client):
-    tags = head(client.get("/services/pool-cleaning/ca").text)
-    assert tags["title"] == ["Pool Cleaning Near Me in California | ServiceMatch"]
+def robots(html: str) -> str | None:
+    match = re.search(r'<meta name="robots" content="([^"]*)"', html)
+    return match.group(1) if match else None
+
+
+def test_unknown_service_is_not_found_and_not_indexed(client):
+    response = client.get("/services/pool-cleaning/ca")
+    assert response.status_code == 404
+    assert head(response.text)["title"] == ["Service Not Found | ServiceMatch"]
+    assert robots(response.text) == "noindex"
+    api = client.get("/api/page-meta", params={"path": "/services/pool-cleaning/ca"}).json()
+    assert api["title"] == "Service Not Found | ServiceMatch"
+    assert api["indexable"] is False
+
+
+@pytest.mark.parametrize(
+    ("path", "title", "indexed"),
+    [
+        ("/about-us", "About Us", True),
+        ("/partner-with-us", "Partner With Us", True),
+        ("/privacy-policy", "Privacy Policy", True),
+        ("/terms", "Terms of Use", True),
+        ("/thank-you", "Thank You", False),
+        ("/disqualified", "We Can't Match You Right Now", False),
+    ],
+)
+def test_site_pages_have_their_own_title_and_description(client, path, title, indexed):
+    html = client.get(path).text
+    tags = head(html)
+    assert tags["title"] == [f"{escape(title)} | ServiceMatch"]
+    assert tags["description"] and "{brand}" not in tags["description"]
+    assert tags["description"] != head(client.get("/").text)["description"]
+    assert (robots(html) is None) is indexed
+
+
+@pytest.mark.parametrize("path", ["/", "/services/roofing", "/legal/auto-accident/tx", "/form/hvac", "/category/legal"])
+def test_pages_people_search_for_are_indexable(client, path):
+    assert robots(client.get(path).text) is None
 
 
 def test_other_pages_fall_back(client):
@@ -113,3 +151,10 @@ def test_sitemap_lists_every_service_in_every_state(client):
                 assert f"{ORIGIN}/{category['id']}/{slug}/{state['value'].lower()}" in locs
     assert f"{ORIGIN}/services/roofing/tx" in locs
     assert f"{ORIGIN}/services/auto-accident/ny" in locs
+
+
+def test_sitemap_lists_the_site_pages_but_no_funnel_or_console_page(client):
+    root = ET.fromstring(client.get("/sitemap.xml").content)
+    paths = {el.text.removeprefix(ORIGIN) for el in root.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")}
+    assert {"/", "/about-us", "/partner-with-us", "/privacy-policy", "/terms"} <= paths
+    assert not any(p.startswith(("/form/", "/call/", "/admin")) or p in ("/thank-you", "/disqualified") for p in paths)
