@@ -3,8 +3,13 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 UV := python3 -m uv
 NPM_STAMP := frontend/node_modules/.installed
+TOOLS_STAMP := frontend/tools/openapi-types/node_modules/.installed
+# Where `make build` puts the site (the server's SERVICEMATCH_STATIC_DIR); `make build DIST=/tmp/site`
+# builds a copy elsewhere.
+DIST ?= frontend/dist
+DIST_PATH := $(abspath $(DIST))
 
-.PHONY: run test install install-python install-frontend build migrate test-backend test-frontend lint bench
+.PHONY: run test install install-python install-frontend build api-types migrate test-backend test-frontend lint bench screens
 
 run: install build migrate
 	HOST=$(HOST) PORT=$(PORT) $(UV) run --frozen servicematch serve --no-migrate
@@ -18,7 +23,7 @@ install-python:
 	@python3 -m uv --version >/dev/null 2>&1 || python3 -m pip install --quiet "uv>=0.5"
 	$(UV) sync --frozen --quiet
 
-install-frontend: $(NPM_STAMP)
+install-frontend: $(NPM_STAMP) $(TOOLS_STAMP)
 
 $(NPM_STAMP): frontend/package.json frontend/package-lock.json
 	@# `npm ci` refuses this lock file: npm 11 records other platforms' optional binaries
@@ -26,8 +31,24 @@ $(NPM_STAMP): frontend/package.json frontend/package-lock.json
 	cd frontend && npm install --no-audit --no-fund --loglevel=error
 	touch $@
 
-build: install-frontend
-	cd frontend && npm run build --silent
+# openapi-typescript lives in a package of its own: it wants TypeScript 5, the app uses 7.
+$(TOOLS_STAMP): frontend/tools/openapi-types/package.json frontend/tools/openapi-types/package-lock.json
+	cd frontend/tools/openapi-types && npm install --no-audit --no-fund --loglevel=error
+	touch $@
+
+# The browser's bundles, then every public page rendered to HTML from the server's catalogue
+# export (frontend/scripts/prerender.mjs; the server sends them while its data matches).
+build: install api-types
+	cd frontend && npm run build --silent -- --outDir $(DIST_PATH) --emptyOutDir
+	$(UV) run --frozen python -m servicematch.web.site_data | (cd frontend && node scripts/prerender.mjs $(DIST_PATH))
+
+# The browser's API types (frontend/src/lib/api-schema.ts, committed) from the server's OpenAPI
+# schema; backend/tests/web/test_api_types.py fails when they are out of date.
+API_SCHEMA := frontend/node_modules/.cache/openapi.json
+api-types: install
+	@mkdir -p $(dir $(API_SCHEMA))
+	$(UV) run --frozen python -m servicematch.web.api_schema > $(API_SCHEMA)
+	frontend/tools/openapi-types/node_modules/.bin/openapi-typescript $(API_SCHEMA) -o frontend/src/lib/api-schema.ts --silent
 
 migrate: install-python
 	$(UV) run --frozen servicematch migrate
@@ -39,4 +60,8 @@ test-frontend: install-frontend
 	cd frontend && npm test --silent
 
 lint: install
-	$(UV) run --frozen ruff check backend e2e bench
+	$(UV) run --frozen ruff check backend e2e bench scripts
+
+# Screenshots of every page type at 390 and 1280 px into docs/screens/ (the visual test's baselines).
+screens: install build
+	$(UV) run --frozen python scripts/screens.py

@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import os
 import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from sqlalchemy import Engine, create_engine
 
-ROOT = Path(__file__).resolve().parents[1]
-ARTIFACTS = ROOT / "e2e" / "artifacts"
+from servicematch.devserver import ServerDidNotStart, start_server, stop_server
+from site_paths import ARTIFACTS, ROOT, STATIC_DIR
+
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
@@ -35,8 +32,8 @@ def server_database_url(tmp_path_factory) -> str:
 @pytest.fixture(scope="session")
 def live_server(server_database_url: str) -> Iterator[str]:
     """`servicematch serve` as a user runs it, on its own port and database."""
-    if not (ROOT / "frontend" / "dist" / "index.html").is_file():
-        pytest.fail("frontend/dist is missing: run `make build` (make test does) before browser tests")
+    if not (STATIC_DIR / "index.html").is_file():
+        pytest.fail(f"{STATIC_DIR} is missing: run `make build` (make test does) before browser tests")
     port = _free_port()
     env = {
         **os.environ,
@@ -45,31 +42,20 @@ def live_server(server_database_url: str) -> Iterator[str]:
         "SERVICEMATCH_SITE_ORIGIN": f"http://127.0.0.1:{port}",
         # Every browser test submits from 127.0.0.1; the per-IP limit is for real visitors.
         "SERVICEMATCH_SUBMIT_RATE_LIMIT": "10000",
+        "SERVICEMATCH_EVENTS_RATE_LIMIT": "100000",
+        "SERVICEMATCH_STATIC_DIR": str(STATIC_DIR),
         "HOST": "127.0.0.1",
         "PORT": str(port),
     }
     log = (ARTIFACTS.mkdir(parents=True, exist_ok=True) or ARTIFACTS) / "server.log"
+    base_url = f"http://127.0.0.1:{port}"
     with log.open("w") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "servicematch.cli", "serve"], cwd=ROOT, env=env, stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-        base_url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if process.poll() is not None:
-                pytest.fail(f"the server exited early; see {log}")
-            try:
-                if httpx.get(f"{base_url}/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.2)
-        else:
-            process.kill()
-            pytest.fail(f"the server did not answer within 60 s; see {log}")
+        try:
+            process = start_server(env=env, base_url=base_url, output=out)
+        except ServerDidNotStart as failure:
+            pytest.fail(f"{failure}; see {log}")
         yield base_url
-        process.terminate()
-        process.wait(timeout=10)
+        stop_server(process)
 
 
 @pytest.fixture(scope="session")

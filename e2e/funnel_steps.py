@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from itertools import count
 
 import httpx
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 from sqlalchemy import text
 
 BASE_STEP = 98
@@ -27,6 +27,61 @@ class Contact:
     zip: str = "78701"
     phone: str = "5125550142"
     address: str = "500 Congress Ave, Austin, TX 78701"
+
+
+# The JSON block in which the server hands a page its first API answers (web/document.py).
+_INITIAL_DATA = re.compile(r'(<script type="application/json" id="initial-data">)(.*?)(</script>)', re.DOTALL)
+
+
+def configure_public(page: Page, **config) -> None:
+    """Switch public settings (reCAPTCHA site key, pixel id, ...) on in this browser only.
+
+    The app reads its public configuration with the catalogue: from the data block of the page's
+    HTML on a first visit, from /api/catalog afterwards. Both are patched.
+    """
+    def patched_catalog(catalog: dict) -> dict:
+        catalog["config"].update(config)
+        return catalog
+
+    def catalog_route(route: Route) -> None:
+        route.fulfill(json=patched_catalog(route.fetch().json()))
+
+    def document_route(route: Route) -> None:
+        if route.request.resource_type != "document":
+            route.fallback()
+            return
+        response = route.fetch()
+        html = response.text()
+
+        def patch(match: re.Match) -> str:
+            data = json.loads(match.group(2))
+            if "/api/catalog" in data:
+                data["/api/catalog"] = patched_catalog(data["/api/catalog"])
+            body = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
+            return match.group(1) + body + match.group(3)
+
+        route.fulfill(response=response, body=_INITIAL_DATA.sub(patch, html, count=1))
+
+    page.route("**/api/catalog", catalog_route)
+    page.route("**/*", document_route)
+
+
+def open_with_state(page: Page, path: str, state: dict) -> None:
+    """Arrive at `path` carrying navigation state, as after the form sends the visitor there.
+
+    React Router keeps navigation state in history.state.usr; going back to an entry that carries
+    it is how the router sees it, as after a real navigation (pages such as /thank-you send a
+    visitor who arrives without it home).
+    """
+    page.goto("/about-us")
+    page.evaluate(
+        """([path, state]) => {
+            history.pushState({ usr: state, key: 'arrival', idx: 1 }, '', path)
+            history.pushState({ usr: null, key: 'after', idx: 2 }, '', '/about-us')
+            history.back()
+        }""",
+        [path, state],
+    )
 
 
 def service_config(base_url: str, slug: str, vertical: str | None = None) -> dict:
@@ -54,8 +109,16 @@ def call_flow_steps(service: dict) -> list[list[dict]]:
     return [[f for f in fields if f["step"] == n] for n in numbers]
 
 
+def wait_until_interactive(page: Page) -> None:
+    """Wait until React has taken over the page rendered at build time: before that the form is
+    visible but its controls do nothing yet (React then replays taps on parts not yet hydrated)."""
+    page.wait_for_function(
+        "() => Object.keys(document.getElementById('root') || {}).some(k => k.startsWith('__react'))")
+
+
 def expect_step(page: Page, number: int, total: int) -> None:
     expect(page.get_by_text(f"Step {number} of {total}", exact=True)).to_be_visible()
+    wait_until_interactive(page)
 
 
 def first_acceptable(f: dict) -> str:

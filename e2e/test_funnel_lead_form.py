@@ -31,7 +31,7 @@ def test_full_submission_ends_on_success_and_is_stored(page: Page, live_server: 
     subid = f"e2e-{slug}-{page.viewport_size['width']}"
 
     page.goto(f"/form/{slug}?subid1={subid}&fbclid=fb-{slug}")
-    expect(page.get_by_role("heading", name=service["title"], level=2)).to_be_visible()
+    expect(page.get_by_role("heading", name=service["title"], level=1)).to_be_visible()
     complete_steps(page, steps, Contact(), screenshot=save_screenshot if slug == "hvac" else None,
                    name=f"form-{slug}")
 
@@ -72,7 +72,7 @@ def test_first_step_alone_shows_title_and_back_returns(page: Page, live_server: 
     total = len(lead_form_steps(live_server, service))
     page.goto("/form/hvac")
     expect_step(page, 1, total)
-    title = page.get_by_role("heading", name=service["title"], level=2)
+    title = page.get_by_role("heading", name=service["title"], level=1)
     expect(title).to_be_visible()
     page.get_by_role("radio", name="Repair an existing system").click()
     expect_step(page, 2, total)

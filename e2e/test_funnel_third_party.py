@@ -6,11 +6,30 @@ The vendors' hosts are answered by stand-ins in the browser, so these run offlin
 from __future__ import annotations
 
 import pytest
-from funnel_steps import Contact, complete_steps, lead_form_steps, service_config, stored_leads
+from funnel_steps import (
+    Contact,
+    complete_steps,
+    configure_public,
+    lead_form_steps,
+    open_with_state,
+    service_config,
+    stored_leads,
+)
 from playwright.sync_api import Page, Route, expect
 from sqlalchemy import text
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def browser_context_args(browser_context_args):
+    # The integrations are switched on in the browser only: the server's settings leave them off,
+    # so its Content-Security-Policy rightly names none of their hosts. That the policy allows each
+    # host while its setting is on is checked in backend/tests/security/test_headers.py.
+    return {**browser_context_args, "bypass_csp": True}
+
+# What the lead form hands the thank-you page when a lead was accepted.
+THANK_YOU = {"successMessage": "Thank you! A local professional will be in touch soon.", "reference": "3F2A9C1B"}
 
 PIXEL_STUB = """
 window.__pixelEvents = window.fbq.queue.slice();
@@ -28,16 +47,6 @@ setTimeout(() => {{
 """
 
 
-def configure(page: Page, **config) -> None:
-    """Serve the real catalogue with some public configuration switched on."""
-    def patched(route: Route):
-        catalog = route.fetch().json()
-        catalog["config"].update(config)
-        route.fulfill(json=catalog)
-
-    page.route("**/api/catalog", patched)
-
-
 def serve_script(page: Page, pattern: str, body: str, seen: list[str]) -> None:
     def answer(route: Route):
         seen.append(route.request.url)
@@ -52,10 +61,10 @@ def pixel_events(page: Page) -> list:
 
 def test_pixel_sends_complete_registration_with_an_event_id_from_the_cookie(page: Page, live_server: str):
     seen: list[str] = []
-    configure(page, pixelId="1234567890")
+    configure_public(page, pixelId="1234567890")
     serve_script(page, "https://connect.facebook.net/**", PIXEL_STUB, seen)
     page.context.add_cookies([{"name": "_fbp", "value": "fb.1.1700000000.42", "url": live_server}])
-    page.goto("/thank-you")
+    open_with_state(page, "/thank-you", THANK_YOU)
     page.wait_for_function("(window.__pixelEvents || []).some(e => e[1] === 'CompleteRegistration')")
     event = next(e for e in pixel_events(page) if e[1] == "CompleteRegistration")
     assert "fb.1.1700000000.42" in event[3]["eventID"]
@@ -65,10 +74,10 @@ def test_pixel_sends_complete_registration_with_an_event_id_from_the_cookie(page
 
 def test_no_pixel_under_global_privacy_control(page: Page):
     seen: list[str] = []
-    configure(page, pixelId="1234567890")
+    configure_public(page, pixelId="1234567890")
     serve_script(page, "https://connect.facebook.net/**", PIXEL_STUB, seen)
     page.add_init_script("Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true })")
-    page.goto("/thank-you")
+    open_with_state(page, "/thank-you", THANK_YOU)
     # The pixel would have fired on arrival; the 4 s loader ending shows the page has settled.
     expect(page.get_by_role("heading", name="Success!")).to_be_visible(timeout=10_000)
     assert seen == []
@@ -81,7 +90,7 @@ def test_nothing_loads_from_vendors_when_unconfigured(page: Page):
             if not request.url.startswith(("http://127.0.0.1", "data:")) else None)
     page.goto("/call/final-expense-ib")
     expect(page.get_by_text("Step 1 of")).to_be_visible()
-    page.goto("/thank-you")
+    open_with_state(page, "/thank-you", THANK_YOU)
     expect(page.get_by_role("heading", name="Success!")).to_be_visible(timeout=10_000)
     assert outside == []
 
@@ -89,7 +98,7 @@ def test_nothing_loads_from_vendors_when_unconfigured(page: Page):
 def test_call_page_loads_tracking_script_by_id_and_phone_tap_is_a_contact(page: Page, live_server: str):
     tracking: list[str] = []
     pixel: list[str] = []
-    configure(page, callTrackingScriptUrl="https://calls.example.test/{jsid}.js", pixelId="1234567890")
+    configure_public(page, callTrackingScriptUrl="https://calls.example.test/{jsid}.js", pixelId="1234567890")
     serve_script(page, "https://calls.example.test/**", "window.__tracked = true;", tracking)
     serve_script(page, "https://connect.facebook.net/**", PIXEL_STUB, pixel)
     service = service_config(live_server, "final-expense-ib")
@@ -105,7 +114,7 @@ def test_call_page_loads_tracking_script_by_id_and_phone_tap_is_a_contact(page: 
 
 def test_trustedform_certificate_travels_with_the_lead(page: Page, live_server: str, server_engine):
     seen: list[str] = []
-    configure(page, trustedformEnabled=True)
+    configure_public(page, trustedformEnabled=True)
     serve_script(page, "https://api.trustedform.com/**", TRUSTEDFORM_STUB, seen)
     steps = lead_form_steps(live_server, service_config(live_server, "home-security"))
     page.goto("/form/home-security")

@@ -5,7 +5,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from funnel_steps import Contact, advance_to, lead_form_steps, service_config
+from funnel_steps import (
+    Contact,
+    advance_to,
+    lead_form_steps,
+    service_config,
+    wait_until_interactive,
+)
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -19,6 +25,7 @@ def test_desktop_menu_opens_on_hover_and_closes_after_a_delay(page: Page, save_s
     if not is_desktop(page):
         pytest.skip("the dropdown menu is the desktop layout")
     page.goto("/")
+    wait_until_interactive(page)
     menu = page.get_by_role("navigation", name="Main")
     legal = menu.get_by_role("button", name="Legal")
     legal.hover()

@@ -3,40 +3,32 @@ import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 
-// React's API on Preact (about 10 KB gzip instead of React DOM's 60 KB) keeps a service page
-// inside its JavaScript budget; see docs/performance.md. Tests run on the same alias, so they
-// exercise what ships.
-const preactCompat = {
-  react: 'preact/compat',
-  'react-dom/test-utils': 'preact/test-utils',
-  'react-dom/client': 'preact/compat/client',
-  'react-dom': 'preact/compat',
-  'react/jsx-runtime': 'preact/jsx-runtime',
-  'react/jsx-dev-runtime': 'preact/jsx-dev-runtime',
-}
-
 // The Python server serves the built site; in development Vite proxies the API to it.
-export default defineConfig({
+// `vite build` makes the browser's bundles; `vite build --ssr src/entry-server.tsx` (run by
+// scripts/prerender.mjs) makes the module that renders each public page's HTML at build time.
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react(), tailwindcss()],
-  resolve: { alias: preactCompat },
   server: {
     proxy: { '/api': 'http://127.0.0.1:8000' },
+    // The route manifest lives with the server (backend/servicematch/web/routes.json).
+    fs: { allow: ['.', '../backend/servicematch/web'] },
   },
-  build: {
-    target: 'es2022',
-    sourcemap: false,
-    // dist/.vite/manifest.json: the server reads it to preload each route's chunks with the page.
-    manifest: true,
-    rolldownOptions: {
-      onwarn(warning, warn) {
-        // React Router feature-detects React 19's useOptimistic, which Preact does not have.
-        if (warning.code === 'IMPORT_IS_UNDEFINED' && warning.message.includes('useOptimistic')) return
-        warn(warning)
+  // The prerender module is bundled whole (React, React Router), so it runs from any folder.
+  ssr: { noExternal: true },
+  build: isSsrBuild
+    ? { target: 'node20', sourcemap: false }
+    : {
+        target: 'es2022',
+        sourcemap: false,
+        // dist/.vite/manifest.json: the server reads it to preload each route's chunks with the page.
+        manifest: true,
+        rolldownOptions: {
+          // The operator console is its own entry (admin.html), so no public page loads its code.
+          input: { main: 'index.html', admin: 'admin.html' },
+        },
       },
-    },
-  },
   test: {
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
   },
-})
+}))

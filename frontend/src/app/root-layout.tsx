@@ -1,6 +1,7 @@
 import { Suspense, useEffect, type ReactNode } from 'react'
 import { UNSAFE_RouteContext, useLocation, useRoutes, type Location, type RouteObject } from 'react-router'
 import { FunnelHeader, SiteHeader } from '../components/site-header'
+import { FunnelFooter } from '../components/funnel-footer'
 import { SiteFooter } from '../components/site-footer'
 import { captureUrlParams } from '../lib/url-params'
 import MarketingPartnersModal from '../pages/marketing-partners'
@@ -39,7 +40,7 @@ function Shell({ funnel, pathname, children }: { funnel: boolean; pathname: stri
       <main id="main" tabIndex={-1} className="flex flex-1 flex-col focus:outline-none">
         {children}
       </main>
-      {funnel ? null : <SiteFooter pathname={pathname} />}
+      {funnel ? <FunnelFooter pathname={pathname} /> : <SiteFooter pathname={pathname} />}
     </div>
   )
 }

@@ -1,4 +1,7 @@
-// Every route path of the site, in one place (spec section 2, route table).
+import { matchRoutes } from 'react-router'
+import manifest from '../../../backend/servicematch/web/routes.json'
+
+// Path builders for links (the route table itself is backend/servicematch/web/routes.json).
 export const paths = {
   home: '/',
   category: (category: string) => `/category/${category}`,
@@ -12,11 +15,14 @@ export const paths = {
   aboutUs: '/about-us',
   partnerWithUs: '/partner-with-us',
   privacyPolicy: '/privacy-policy',
+  terms: '/terms',
+  privacyRequests: '/privacy/requests',
+  privacyChoices: '/privacy/choices',
+  privacyStop: '/privacy/stop',
   marketingPartners: '/marketing-partners',
 } as const
 
 // Funnel pages get the reduced shell (logo only) so nothing distracts from finishing.
-export const FUNNEL_PREFIXES = ['/form', '/call', '/call-thanks', '/thank-you', '/disqualified']
+const funnelRoutes = manifest.routes.filter((route) => route.funnel).map((route) => ({ path: route.path }))
 
-export const isFunnelPath = (pathname: string) =>
-  FUNNEL_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`))
+export const isFunnelPath = (pathname: string) => (matchRoutes(funnelRoutes, pathname)?.length ?? 0) > 0

@@ -6,7 +6,8 @@ import { servicesOf } from './catalog-links'
 import { Container } from './container'
 
 const YEAR = new Date().getFullYear()
-const linkClass = 'text-slate-300 hover:text-white hover:underline focus-visible:outline-2 focus-visible:outline-white'
+// inline-block: a name that wraps stays one rectangle, so a tap at its centre lands on it.
+const linkClass = 'inline-block text-slate-300 hover:text-white hover:underline focus-visible:outline-2 focus-visible:outline-white'
 
 /** Every category and service link, the current service's disclaimer, legal links and the year. */
 export function SiteFooter({ pathname }: { pathname?: string }) {
@@ -59,6 +60,9 @@ export function SiteFooter({ pathname }: { pathname?: string }) {
             <li><Link to={paths.aboutUs} className={linkClass}>About Us</Link></li>
             <li><Link to={paths.partnerWithUs} className={linkClass}>Partner With Us</Link></li>
             <li><Link to={paths.privacyPolicy} className={linkClass}>Privacy Policy</Link></li>
+            <li><Link to={paths.terms} className={linkClass}>Terms of Use</Link></li>
+            <li><Link to={paths.privacyRequests} className={linkClass}>Do Not Sell or Share My Personal Information</Link></li>
+            <li><Link to={paths.privacyChoices} className={linkClass}>Your Privacy Choices</Link></li>
           </ul>
         </div>
       </Container>

@@ -9,7 +9,9 @@ export function SiteHeader() {
   const state = useCatalogState()
   const catalog = state.status === 'ready' ? state.catalog : null
   return (
-    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
+    // No backdrop-filter (or transform) here: it would make the header the containing block of
+    // the phone menu's fixed panel, cutting the panel to the header's 64 px.
+    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white">
       <Container className="flex h-16 items-center justify-between">
         <Logo brandName={catalog?.config.brandName} />
         {catalog ? (

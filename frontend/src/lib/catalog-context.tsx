@@ -1,5 +1,5 @@
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react'
-import { fetchCatalog } from './api'
+import { fetchCatalog, knownCatalog } from './api'
 import type { CatalogData } from './types'
 
 type CatalogState =
@@ -10,8 +10,13 @@ type CatalogState =
 const CatalogContext = createContext<CatalogState>({ status: 'loading' })
 
 export function CatalogProvider({ children }: { children: ReactNode }) {
-  const [state, setState] = useState<CatalogState>({ status: 'loading' })
+  // Ready at once when the page carried the catalogue (and always while rendering at build time).
+  const [state, setState] = useState<CatalogState>(() => {
+    const catalog = knownCatalog()
+    return catalog ? { status: 'ready', catalog } : { status: 'loading' }
+  })
   useEffect(() => {
+    if (state.status === 'ready') return
     let cancelled = false
     fetchCatalog()
       .then((catalog) => !cancelled && setState({ status: 'ready', catalog }))
@@ -19,6 +24,7 @@ export function CatalogProvider({ children }: { children: ReactNode }) {
     return () => {
       cancelled = true
     }
+    // Only the first state decides whether to fetch.
   }, [])
   return <CatalogContext.Provider value={state}>{children}</CatalogContext.Provider>
 }

@@ -7,6 +7,7 @@ const metadata = {
   keywords: ['hvac near me', 'ac repair'],
   canonical: 'https://servicematch.example/services/hvac/tx',
   jsonLd: [{ '@type': 'Organization', name: 'ServiceMatch' }],
+  indexable: true,
 }
 
 const content = (selector: string) => document.head.querySelector<HTMLMetaElement>(selector)?.content
@@ -26,6 +27,13 @@ describe('applyMetadata', () => {
     expect(content('meta[property="og:description"]')).toBe('Compare quotes.')
     expect(document.head.querySelector<HTMLLinkElement>('link[rel="canonical"]')?.href).toBe(metadata.canonical)
     expect(document.head.querySelectorAll('meta[name="description"]')).toHaveLength(1)
+  })
+
+  it('says noindex only on pages that are not indexable', () => {
+    applyMetadata({ ...metadata, title: 'Service Not Found | ServiceMatch', indexable: false })
+    expect(content('meta[name="robots"]')).toBe('noindex')
+    applyMetadata(metadata)
+    expect(document.head.querySelector('meta[name="robots"]')).toBeNull()
   })
 
   it('replaces the previous page structured data', () => {

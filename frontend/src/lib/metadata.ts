@@ -8,6 +8,8 @@ export interface PageMetadata {
   keywords: string[]
   canonical: string
   jsonLd: unknown[]
+  /** False for pages search engines should leave out (unknown services, funnel steps). */
+  indexable: boolean
 }
 
 const cache = new Map<string, Promise<PageMetadata>>()
@@ -52,6 +54,9 @@ export function applyMetadata(metadata: PageMetadata): void {
     document.head.appendChild(link)
   }
   link.href = metadata.canonical
+  const robots = document.head.querySelector('meta[name="robots"]')
+  if (metadata.indexable) robots?.remove()
+  else setMeta('name', 'robots', 'noindex')
   for (const script of document.head.querySelectorAll('script[type="application/ld+json"]')) script.remove()
   for (const item of metadata.jsonLd) {
     const script = document.createElement('script')

@@ -3,7 +3,7 @@ import type { CatalogData, ServiceSummary } from './types'
 
 // First path segments that are never a vertical, so /about-us/x is not read as a service page.
 const RESERVED_SEGMENTS = new Set(['category', 'call-thanks', 'thank-you', 'disqualified',
-  'about-us', 'partner-with-us', 'privacy-policy', 'marketing-partners'])
+  'about-us', 'partner-with-us', 'privacy-policy', 'terms', 'marketing-partners', 'admin'])
 const SLUG_ONLY_SEGMENTS = new Set(['services', 'form', 'call'])
 
 export interface ServicePathMatch {

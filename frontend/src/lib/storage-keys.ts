@@ -6,6 +6,8 @@ export const STORAGE_KEYS = {
   urlParams: 'serviceMatchUrlParams',
   // Base fields passed in the URL, used to prefill the lead form.
   formBaseFields: 'formBaseFields',
+  // sessionStorage: a random id that groups one tab's funnel events (lib/funnel-events.ts).
+  funnelTabId: 'serviceMatchFunnelTab',
 } as const
 
 export interface StoredAddress {

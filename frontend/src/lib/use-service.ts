@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { ApiError, fetchService } from './api'
+import { ApiError, fetchService, knownService } from './api'
 import type { ServiceConfig } from './types'
 
 export type ServiceState =
@@ -13,9 +13,17 @@ export const serviceKey = (param: string | undefined) => (param ?? '').split('/'
 
 /** One service's configuration from the API, tracking loading, not-found and failure. */
 export function useService(slug: string, vertical?: string): ServiceState {
-  const [state, setState] = useState<ServiceState>({ status: 'loading' })
+  const [state, setState] = useState<ServiceState>(() => {
+    const service = knownService(slug, vertical)
+    return service ? { status: 'ready', service } : { status: 'loading' }
+  })
   useEffect(() => {
     let cancelled = false
+    const service = knownService(slug, vertical)
+    if (service) {
+      setState({ status: 'ready', service })
+      return
+    }
     setState({ status: 'loading' })
     if (!slug) {
       setState({ status: 'not-found' })

@@ -1,7 +1,8 @@
 import { useEffect } from 'react'
 import { Navigate, useLocation } from 'react-router'
 import { PhoneLink } from '../features/call-flow/phone-link'
-import { FullScreenLoader, useElapsed } from '../features/lead-form/full-screen-loader'
+import type { FunnelService } from '../lib/funnel-events'
+import { FullScreenLoader, useElapsed } from '../components/full-screen-loader'
 import { loadCallTracking } from '../lib/third-party/call-tracking'
 import { useCompleteRegistration } from '../lib/third-party/use-complete-registration'
 
@@ -10,16 +11,20 @@ interface CallThanksState {
   callToAction?: string
   jsid?: string
   service?: string
+  vertical?: string
 }
 
 /** /call-thanks: the 4 s availability check, then the pre-qualification and the number to call. */
 export default function CallThanksPage() {
   const state = (useLocation().state ?? {}) as CallThanksState
   if (!state.phoneNumber) return <Navigate to="/" replace />
-  return <CallThanks phoneNumber={state.phoneNumber} callToAction={state.callToAction} jsid={state.jsid} />
+  const service = state.service ? { id: state.service, vertical: state.vertical ?? '' } : undefined
+  return <CallThanks phoneNumber={state.phoneNumber} callToAction={state.callToAction} jsid={state.jsid} service={service} />
 }
 
-function CallThanks({ phoneNumber, callToAction, jsid }: { phoneNumber: string; callToAction?: string; jsid?: string }) {
+function CallThanks({ phoneNumber, callToAction, jsid, service }: {
+  phoneNumber: string; callToAction?: string; jsid?: string; service?: FunnelService
+}) {
   const done = useElapsed()
   const config = useCompleteRegistration()
   useEffect(() => {
@@ -40,6 +45,7 @@ function CallThanks({ phoneNumber, callToAction, jsid }: { phoneNumber: string; 
         pixelId={config?.pixelId ?? ''}
         asButton
         className="mt-3"
+        service={service}
       />
       <div className="mt-8 rounded-xl bg-slate-50 px-6 py-4 text-slate-700">
         <p className="font-semibold">Current Wait Time: 1 Minute</p>

@@ -1,7 +1,7 @@
 import { Link, useParams } from 'react-router'
 import { ButtonLink } from '../components/button'
 import { servicesOf } from '../components/catalog-links'
-import { CategoryIcon } from '../components/category-icon'
+import { CategoryIllustration } from '../components/category-illustration'
 import { Container } from '../components/container'
 import { CatalogError, LoadingState } from '../components/loading-state'
 import { SectionHeading } from '../components/section-heading'
@@ -38,13 +38,17 @@ export default function CategoryPage() {
   return (
     <>
       <section className="bg-gradient-to-br from-brand-900 to-brand-700 text-white">
-        <Container className="py-12 sm:py-16">
-          <span className="flex h-12 w-12 items-center justify-center rounded-xl bg-white/10">
-            <CategoryIcon id={category.id} />
-          </span>
-          <p className="mt-4 text-sm font-semibold uppercase tracking-wide text-brand-100">{category.name}</p>
-          <h1 className="mt-2 max-w-3xl text-3xl font-extrabold sm:text-4xl">{category.title}</h1>
-          <p className="mt-4 max-w-2xl text-lg text-brand-100">{category.description}</p>
+        <Container className="py-12 sm:flex sm:items-center sm:justify-between sm:gap-8 sm:py-16">
+          <div>
+            <p className="text-sm font-semibold uppercase tracking-wide text-brand-100">{category.name}</p>
+            <h1 className="mt-2 max-w-3xl text-3xl font-extrabold sm:text-4xl">{category.title}</h1>
+            <p className="mt-4 max-w-2xl text-lg text-brand-100">{category.description}</p>
+          </div>
+          <CategoryIllustration
+            id={category.id}
+            eager
+            className="mt-6 h-[90px] w-[120px] shrink-0 sm:mt-0 sm:h-[150px] sm:w-[200px]"
+          />
         </Container>
       </section>
       <section aria-labelledby="featured-services" className="py-12 sm:py-16">

@@ -1,6 +1,6 @@
 import { useParams } from 'react-router'
 import { LeadForm } from '../features/lead-form/lead-form'
-import { ServiceStatus } from '../features/lead-form/service-status'
+import { ServiceStatus } from '../components/service-status'
 import { serviceKey, useService } from '../lib/use-service'
 
 /** /form/:service(/:state): the multi-step lead form on its own. */
@@ -10,8 +10,16 @@ export default function FormPage() {
   if (result.status !== 'ready') return <ServiceStatus state={result} />
   return (
     <div className="mx-auto w-full max-w-xl px-4 py-6 sm:py-10">
-      <h1 className="sr-only">{result.service.title}</h1>
-      <LeadForm service={result.service} stateCode={state} />
+      <LeadForm
+        service={result.service}
+        stateCode={state}
+        intro={
+          <>
+            <h1 className="text-xl font-bold text-brand-900 sm:text-2xl">{result.service.title}</h1>
+            <p className="mt-2 text-sm text-slate-600">{result.service.description}</p>
+          </>
+        }
+      />
     </div>
   )
 }

@@ -2,13 +2,14 @@ import { useState, type FormEvent } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { paths } from '../app/routes'
 import { Button } from '../components/button'
-import { CategoryIcon } from '../components/category-icon'
+import { CategoryIllustration } from '../components/category-illustration'
 import { servicesOf } from '../components/catalog-links'
 import { Container } from '../components/container'
 import { SectionHeading } from '../components/section-heading'
 import { TestimonialCards } from '../components/testimonial-cards'
 import { TrustBar } from '../components/trust-bar'
 import { AddressAutocomplete } from '../features/address/address-autocomplete'
+import { resolveTypedAddress } from '../features/address/address-client'
 import { useCatalogState } from '../lib/catalog-context'
 import { STORAGE_KEYS, writeJson, type StoredAddress } from '../lib/storage-keys'
 import type { CatalogData } from '../lib/types'
@@ -25,23 +26,29 @@ function QuoteSearch({ catalog }: { catalog: CatalogData | null }) {
   const [serviceKey, setServiceKey] = useState('')
   const [addressText, setAddressText] = useState('')
   const [address, setAddress] = useState<StoredAddress | null>(null)
-  const [problem, setProblem] = useState('')
+  // Each message sits under the control it is about.
+  const [serviceProblem, setServiceProblem] = useState('')
+  const [addressProblem, setAddressProblem] = useState('')
 
-  const submit = (event: FormEvent) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault()
-    const missing = [!serviceKey && 'a service', !address && 'your address from the list'].filter(Boolean)
-    if (missing.length) {
-      setProblem(`Please select ${missing.join(' and ')}.`)
-      return
-    }
+    // A complete address typed without a pick is as good as a pick.
+    const chosen = address ?? (addressText.trim() ? await resolveTypedAddress(addressText) : null)
+    setServiceProblem(serviceKey ? '' : 'Please select a service.')
+    setAddressProblem(
+      chosen ? '' : addressText.trim()
+        ? 'Add the city and state or the ZIP code, or pick your address from the list.'
+        : 'Please enter your address.',
+    )
+    if (!serviceKey || !chosen) return
     const [vertical, id] = serviceKey.split('/')
-    writeJson(STORAGE_KEYS.address, address)
+    writeJson(STORAGE_KEYS.address, chosen)
     navigate(catalog ? serviceTarget(catalog, vertical, id) : `/services/${id}`)
   }
 
   return (
-    <form onSubmit={submit} noValidate className="mt-8 rounded-2xl bg-white p-4 text-left shadow-2xl sm:p-6">
-      <div className="grid gap-4 md:grid-cols-[1fr_1.4fr_auto] md:items-end">
+    <form onSubmit={(event) => void submit(event)} noValidate className="mt-8 rounded-2xl bg-white p-4 text-left shadow-2xl sm:p-6">
+      <div className="grid gap-4 md:grid-cols-[1fr_1.4fr_auto] md:items-start">
         <div>
           <label htmlFor="home-service" className="mb-1 block text-sm font-semibold text-slate-800">
             Service
@@ -51,8 +58,10 @@ function QuoteSearch({ catalog }: { catalog: CatalogData | null }) {
             value={serviceKey}
             onChange={(event) => {
               setServiceKey(event.target.value)
-              setProblem('')
+              setServiceProblem('')
             }}
+            aria-invalid={serviceProblem ? true : undefined}
+            aria-describedby="home-service-error"
             className="block min-h-12 w-full rounded-lg border border-slate-300 bg-white px-3 py-3 text-base text-slate-900 focus:border-brand-600 focus:outline-none focus:ring-3 focus:ring-brand-100"
           >
             <option value="">Select a service...</option>
@@ -66,6 +75,9 @@ function QuoteSearch({ catalog }: { catalog: CatalogData | null }) {
               </optgroup>
             ))}
           </select>
+          <p id="home-service-error" aria-live="polite" className="mt-1 min-h-5 text-sm font-medium text-red-700">
+            {serviceProblem}
+          </p>
         </div>
         <AddressAutocomplete
           id="home-address"
@@ -75,20 +87,19 @@ function QuoteSearch({ catalog }: { catalog: CatalogData | null }) {
           onChange={(text) => {
             setAddressText(text)
             setAddress(null)
-            setProblem('')
+            setAddressProblem('')
           }}
           onSelect={(picked) => {
             setAddress(picked)
-            setProblem('')
+            setAddressProblem('')
           }}
+          error={addressProblem}
         />
-        <Button type="submit" className="w-full md:w-auto">
+        {/* Each field keeps a line for its message below it; the button lines up with the fields. */}
+        <Button type="submit" className="w-full md:mt-6 md:w-auto">
           Get Quotes
         </Button>
       </div>
-      <p role="alert" aria-live="assertive" className="mt-3 min-h-5 text-sm font-medium text-red-700">
-        {problem}
-      </p>
     </form>
   )
 }
@@ -100,6 +111,14 @@ export default function HomePage() {
     <>
       <section className="bg-gradient-to-br from-brand-900 via-brand-700 to-brand-600 text-white">
         <Container className="py-12 text-center sm:py-20">
+          {/* Small and drawn above the headline, so the headline stays the largest thing painted. */}
+          <img
+            src="/illustrations/hero.svg"
+            alt=""
+            width={360}
+            height={96}
+            className="mx-auto mb-6 h-auto w-60 sm:w-[360px]"
+          />
           <h1 className="text-3xl font-extrabold leading-tight sm:text-5xl">
             Find Trusted Local Service Professionals
           </h1>
@@ -126,9 +145,7 @@ export default function HomePage() {
                   to={paths.category(category.id)}
                   className="flex h-full flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm transition hover:-translate-y-0.5 hover:border-brand-600 hover:shadow-md focus-visible:outline-3 focus-visible:outline-brand-600"
                 >
-                  <span className="flex h-12 w-12 items-center justify-center rounded-xl bg-brand-50 text-brand-700">
-                    <CategoryIcon id={category.id} />
-                  </span>
+                  <CategoryIllustration id={category.id} className="h-[90px] w-[120px]" />
                   <span className="mt-4 text-lg font-bold text-brand-900">{category.name}</span>
                   <span className="mt-2 flex-1 text-sm text-slate-600">{category.description}</span>
                   <span className="mt-4 text-sm font-semibold text-brand-700">

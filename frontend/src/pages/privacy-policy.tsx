@@ -1,10 +1,14 @@
 import type { ReactNode } from 'react'
+import { Link } from 'react-router'
+import { paths } from '../app/routes'
 import { useCatalogState } from '../lib/catalog-context'
 import { PRIVACY_CATEGORIES } from './privacy-categories'
 import { StaticPage } from './static-page'
 
 const OPT_OUT_URL = 'https://optout.aboutads.info/'
-const RIGHTS_REQUEST_PDF = '/docs/privacy-rights-request-form.pdf'
+const PRIVACY_EMAIL = 'privacy@servicematch.example'
+// A rights request is an e-mail to the privacy contact until the site has its own request page.
+const RIGHTS_REQUEST_MAIL = `mailto:${PRIVACY_EMAIL}?subject=${encodeURIComponent('Privacy rights request')}`
 
 const SECTIONS = [
   { id: 'information-we-collect', title: 'Information We Collect' },
@@ -16,6 +20,7 @@ const SECTIONS = [
   { id: 'ccpa', title: 'CCPA Provisions' },
   { id: 'nevada-rights', title: 'Your Nevada Privacy Rights' },
   { id: 'unsubscribe', title: 'Opting Out of Communications' },
+  { id: 'retention', title: 'How Long We Keep Information' },
   { id: 'contact', title: 'Contact Us' },
 ]
 
@@ -60,14 +65,15 @@ export default function PrivacyPolicyPage() {
           </p>
           {/* Focusable, so keyboard users can scroll the table sideways on narrow screens. */}
           <div tabIndex={0} role="region" aria-label="Categories of personal information" className="overflow-x-auto focus-visible:outline-3 focus-visible:outline-brand-600">
-            <table className="mt-4 w-full min-w-[36rem] border-collapse text-left text-sm">
+            {/* On phones the examples sit under each category's name, so two columns fit 390 px. */}
+            <table className="mt-4 w-full border-collapse text-left text-sm">
               <caption className="mb-2 text-left font-semibold text-slate-800">
                 Categories of personal information
               </caption>
               <thead>
                 <tr className="bg-slate-100">
                   <th scope="col" className="border border-slate-200 p-2">Category</th>
-                  <th scope="col" className="border border-slate-200 p-2">Examples</th>
+                  <th scope="col" className="hidden border border-slate-200 p-2 sm:table-cell">Examples</th>
                   <th scope="col" className="border border-slate-200 p-2">Collected</th>
                 </tr>
               </thead>
@@ -76,8 +82,9 @@ export default function PrivacyPolicyPage() {
                   <tr key={category.letter}>
                     <th scope="row" className="border border-slate-200 p-2 font-semibold">
                       {category.letter}. {category.name}
+                      <span className="mt-1 block font-normal text-slate-600 sm:hidden">{category.examples}</span>
                     </th>
-                    <td className="border border-slate-200 p-2">{category.examples}</td>
+                    <td className="hidden border border-slate-200 p-2 sm:table-cell">{category.examples}</td>
                     <td className="border border-slate-200 p-2 font-semibold">{category.collected ? 'YES' : 'NO'}</td>
                   </tr>
                 ))}
@@ -128,10 +135,16 @@ export default function PrivacyPolicyPage() {
             exercising these rights.
           </p>
           <p>
-            To make a request, e-mail us or send the{' '}
-            <a href={RIGHTS_REQUEST_PDF} className="text-brand-700 underline">rights request form (PDF)</a>. We
-            respond within 45 days, which we may extend once by up to 45 more days (90 in total) with notice.
-            Opt-out requests are processed within 15 business days.
+            To make a request, use{' '}
+            <Link to={paths.privacyRequests} className="text-brand-700 underline">Your Privacy Rights</Link>: you
+            choose to see, correct or delete your information or to opt out of its sale and sharing, and confirm
+            your e-mail address with a one-time code. Confirmed requests are carried out at once; see your data
+            there, with a download, or{' '}
+            <a href={RIGHTS_REQUEST_MAIL} className="text-brand-700 underline">e-mail a rights request to {PRIVACY_EMAIL}</a>.
+            We respond within 45 days at the latest. When you delete your information we tell every company that
+            received it to delete it too, and we keep only the record that proves your consent (the consent text,
+            when and where it was given, and a one-way fingerprint of your phone number), as the law requires. A
+            Global Privacy Control signal from your browser is honoured as a request to opt out of sale and sharing.
           </p>
         </Section>
 
@@ -158,11 +171,27 @@ export default function PrivacyPolicyPage() {
             any message. It may take up to 10 days for an e-mail unsubscribe to take effect, during which you may
             still receive messages.
           </p>
+          <p>
+            Every request you send us is confirmed by an e-mail receipt with a link that stops calls, texts and
+            e-mails about it. Without the e-mail at hand, use{' '}
+            <Link to={paths.privacyChoices} className="text-brand-700 underline">Your Privacy Choices</Link> with
+            your e-mail address or phone number. A stop takes effect at once: we tell every company that received
+            your request to stop contacting you, and send nothing more.
+          </p>
+        </Section>
+
+        <Section id="retention">
+          <p>
+            We keep the personal information of a request (name, contact details, address and answers) for three
+            years, then erase it. The record of your consent (the text you agreed to, when, from which page) is kept
+            for five years, as telemarketing rules require, then deleted. Records of privacy requests are kept for
+            24 months.
+          </p>
         </Section>
 
         <Section id="contact">
           <p>
-            Questions about this policy or your rights: <a href="mailto:privacy@servicematch.example" className="text-brand-700 underline">privacy@servicematch.example</a>.
+            Questions about this policy or your rights: <a href={`mailto:${PRIVACY_EMAIL}`} className="text-brand-700 underline">{PRIVACY_EMAIL}</a>.
           </p>
         </Section>
       </div>

@@ -37,7 +37,16 @@ export function HowItWorks() {
   return (
     <section aria-labelledby="how-it-works" className="py-10">
       <SectionHeading id="how-it-works">How It Works</SectionHeading>
-      <ol className="mt-8 grid gap-4 sm:grid-cols-3">
+      <img
+        src="/illustrations/how-it-works.svg"
+        alt=""
+        width={240}
+        height={96}
+        loading="lazy"
+        decoding="async"
+        className="mx-auto mt-6 h-24 w-60"
+      />
+      <ol className="mt-6 grid gap-4 sm:grid-cols-3">
         {STEPS.map((step, index) => (
           <li key={step.title} className="rounded-2xl bg-brand-50 p-5">
             <span className="flex h-9 w-9 items-center justify-center rounded-full bg-brand-700 font-bold text-white">
@@ -80,7 +89,7 @@ export function StatesGrid({ service, states }: { service: ServiceConfig; states
           <li key={state.value}>
             <Link
               to={paths.service(service.vertical, service.id, state.value)}
-              className="text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600"
+              className="inline-block py-1 text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600"
             >
               {service.name} in {state.label}
             </Link>

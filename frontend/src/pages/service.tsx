@@ -4,7 +4,7 @@ import { Container } from '../components/container'
 import { CatalogError, LoadingState } from '../components/loading-state'
 import { TestimonialCards } from '../components/testimonial-cards'
 import { LeadForm } from '../features/lead-form/lead-form'
-import { ApiError, fetchService } from '../lib/api'
+import { ApiError, fetchService, knownService } from '../lib/api'
 import { useCatalogState } from '../lib/catalog-context'
 import { stateName } from '../lib/service-lookup'
 import type { ServiceConfig } from '../lib/types'
@@ -18,8 +18,12 @@ type Loaded =
   | { status: 'error'; message: string }
 
 function useService(slug: string, vertical?: string): Loaded {
-  const [loaded, setLoaded] = useState<Loaded & { key?: string }>({ status: 'loading' })
   const key = `${vertical ?? ''}/${slug}`
+  // The page's own service is in the HTML: render it at once, as the build rendered it.
+  const [loaded, setLoaded] = useState<Loaded & { key?: string }>(() => {
+    const service = knownService(slug, vertical)
+    return service ? { status: 'ready', service, key } : { status: 'loading' }
+  })
   useEffect(() => {
     let cancelled = false
     fetchService(slug, vertical)
@@ -66,10 +70,23 @@ export default function ServicePage() {
         </Container>
       </section>
       <Container className="lg:grid lg:grid-cols-[minmax(0,1fr)_420px] lg:items-start lg:gap-10">
-        <div className="pt-4 lg:order-2 lg:-mt-44 lg:pt-0">
+        {/* The column stretches to the row's height, so the form inside it has room to stick. */}
+        <div className="pt-4 lg:order-2 lg:-mt-44 lg:self-stretch lg:pt-0">
           <div id="lead-form" className="lg:sticky lg:top-20">
-            <h1 className="sr-only lg:hidden">{title}</h1>
-            <LeadForm service={service} stateCode={params.state?.toUpperCase()} />
+            <LeadForm
+              service={service}
+              stateCode={params.state?.toUpperCase()}
+              intro={
+                // The desktop hero carries the headline; on phones the form card does, once.
+                <>
+                  <div className="lg:hidden">
+                    <h1 className="text-xl font-bold text-brand-900 sm:text-2xl">{title}</h1>
+                    <p className="mt-2 text-sm text-slate-600">{service.description}</p>
+                  </div>
+                  <p className="hidden text-lg font-bold text-brand-900 lg:block">Compare free quotes from local pros</p>
+                </>
+              }
+            />
           </div>
         </div>
         <div className="lg:order-1">

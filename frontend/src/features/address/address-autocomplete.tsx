@@ -14,10 +14,12 @@ interface Props {
   onChange: (value: string) => void
   onSelect: (address: StoredAddress) => void
   placeholder?: string
+  // A problem with what was typed, shown under the field and tied to it.
+  error?: string
 }
 
 /** A combobox that completes a US address as the visitor types (WAI-ARIA combobox pattern). */
-export function AddressAutocomplete({ id, label, value, onChange, onSelect, placeholder }: Props) {
+export function AddressAutocomplete({ id, label, value, onChange, onSelect, placeholder, error }: Props) {
   const catalogState = useCatalogState()
   const mapsKey = catalogState.status === 'ready' ? catalogState.catalog.config.googleMapsApiKey : ''
   const provider = useMemo(() => (mapsKey ? googleProvider(mapsKey) : offlineProvider), [mapsKey])
@@ -84,10 +86,11 @@ export function AddressAutocomplete({ id, label, value, onChange, onSelect, plac
 
   const showList = isOpen && suggestions.length > 0
   return (
-    <div className="relative">
+    <div>
       <label htmlFor={id} className="mb-1 block text-sm font-semibold text-slate-800">
         {label}
       </label>
+      <div className="relative">
       <input
         id={id}
         type="text"
@@ -106,6 +109,8 @@ export function AddressAutocomplete({ id, label, value, onChange, onSelect, plac
         onKeyDown={onKeyDown}
         onFocus={() => suggestions.length && setIsOpen(true)}
         onBlur={() => setIsOpen(false)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error !== undefined ? `${id}-error` : undefined}
         className="block min-h-12 w-full rounded-lg border border-slate-300 bg-white px-4 py-3 text-base text-slate-900 placeholder:text-slate-400 focus:border-brand-600 focus:outline-none focus:ring-3 focus:ring-brand-100"
       />
       <ul
@@ -132,6 +137,12 @@ export function AddressAutocomplete({ id, label, value, onChange, onSelect, plac
           </li>
         ))}
       </ul>
+      </div>
+      {error !== undefined ? (
+        <p id={`${id}-error`} aria-live="polite" className="mt-1 min-h-5 text-sm font-medium text-red-700">
+          {error}
+        </p>
+      ) : null}
       <p className="sr-only" aria-live="polite">
         {showList ? `${suggestions.length} suggestions available` : ''}
       </p>

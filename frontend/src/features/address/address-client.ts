@@ -89,3 +89,20 @@ export function googleProvider(apiKey: string): AddressProvider {
     },
   }
 }
+
+/** A complete address typed without picking a suggestion (street, city, state and ZIP, or street
+ * and ZIP), read by the offline API; null when it names no single street address. */
+export async function resolveTypedAddress(text: string): Promise<StoredAddress | null> {
+  const typed = text.trim()
+  if (typed.length < 5) return null
+  try {
+    const [first] = await offlineProvider.suggest(typed, new AbortController().signal)
+    const address = first?.address
+    // The ZIP the visitor typed names one place; without it the street could be in several.
+    if (!address?.address1 || !address.zip || !typed.includes(address.zip)) return null
+    return address
+  } catch (error) {
+    console.warn('The typed address could not be read', error)
+    return null
+  }
+}

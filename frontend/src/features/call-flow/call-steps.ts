@@ -1,8 +1,8 @@
 // The call flow's pure rules (spec sections 2, 4 and 5): steps from 1, age bounds, the payload.
 import type { ClickData } from '../../lib/third-party/click'
 import type { FieldDefinition, ServiceConfig } from '../../lib/types'
-import { ageOn, isCompleteDate, nationalNumber, phoneDigits } from '../lead-form/formats'
-import type { FormValues } from '../lead-form/steps'
+import { ageOn, isCompleteDate, nationalNumber, phoneDigits } from '../questionnaire/formats'
+import type { FormValues } from '../questionnaire/steps'
 
 export const CALL_FLOW_DEFAULT_STEP = 1
 export const AGE_SUGGESTION = 'Please contact your local insurance provider for coverage options.'

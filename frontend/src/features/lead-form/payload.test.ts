@@ -1,30 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import type { ClickData } from '../../lib/third-party/click'
-import { buildLeadPayload, errorsByFieldId, yearsToStartYear } from './payload'
-import { BASE_FIELDS, field } from './test-fields'
+import { buildLeadPayload, errorsByFieldId } from './payload'
+import { BASE_FIELDS, field } from '../questionnaire/test-fields'
 
 const click: ClickData = {
   domain_url: 'https://example.test/services/hvac?subid1=abc', externalid: '', subid1: 'abc', subid2: '',
   fbclid: '', fbp: '', useragent: 'test', ip: '', trustedform: '',
 }
-const today = new Date(2026, 10, 15)
 const contact = {
   first: ' Maria ', last: 'Garcia', email: 'maria@example.com', phone: '15125550142', address1: '500 Congress Ave',
   city: 'Austin', state: 'TX', zip: '78701',
 }
-
-describe('yearsToStartYear (cq20)', () => {
-  it.each([
-    ['Less than 1 Year', '2026'],
-    ['1 Year', '2025'],
-    ['3 Years', '2023'],
-    ['5 Years', '2021'],
-    ['More than 5 Years', ''],
-    ['', ''],
-  ])('%s -> %s', (answer, year) => {
-    expect(yearsToStartYear(answer, today)).toBe(year)
-  })
-})
 
 describe('buildLeadPayload', () => {
   const questions = [
@@ -34,11 +20,11 @@ describe('buildLeadPayload', () => {
     field('unmapped', { step: 4, required: false }),
   ]
   const fields = [...BASE_FIELDS, ...questions]
-  const service = { cid: 640, hiddenParams: { vertical: 'services', category: 'HVAC', source: 'website' } }
+  const service = { cid: 640, hiddenParams: { vertical: 'services', category: 'HVAC', source: 'website' } } as const
 
   it('builds the documented shape with trimmed base fields, hidden params and mapped answers', () => {
     const payload = buildLeadPayload({
-      service, fields, click, requestId: 'r-1', today,
+      service, fields, click, requestId: 'r-1',
       values: { ...contact, service_needed: 'A', details: 'old unit', birth: '1960-04-02', unmapped: 'x' },
     })
     expect(payload).toEqual({
@@ -58,14 +44,12 @@ describe('buildLeadPayload', () => {
     expect(buildLeadPayload({ ...base, recaptchaToken: 'tok' }).recaptchaToken).toBe('tok')
   })
 
-  it('converts cq1 years into cq20 for campaign 847 only', () => {
+  it('leaves cq20 (the start year of campaign 847) to the server, which derives it from cq1', () => {
     const years = [...BASE_FIELDS, field('years', { step: 3, type: 'radio', options: ['2 Years'], mapping: 'cq1' })]
     const values = { ...contact, years: '2 Years' }
-    const workersComp = buildLeadPayload({ service: { ...service, cid: 847 }, fields: years, values, click, requestId: 'r', today })
-    expect(workersComp.customquestions).toEqual({ cq1: '2 Years', cq20: '2024' })
-    expect(workersComp.consumer.cq20).toBe('2024')
-    const other = buildLeadPayload({ service, fields: years, values, click, requestId: 'r', today })
-    expect(other.customquestions).toEqual({ cq1: '2 Years' })
+    const workersComp = buildLeadPayload({ service: { ...service, cid: 847 }, fields: years, values, click, requestId: 'r' })
+    expect(workersComp.customquestions).toEqual({ cq1: '2 Years' })
+    expect(workersComp.consumer).not.toHaveProperty('cq20')
   })
 })
 

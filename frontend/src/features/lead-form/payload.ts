@@ -1,13 +1,11 @@
 // The submission payload of POST /api/submit-form (spec section 3, docs/lead-payload.md).
 import type { ClickData } from '../../lib/third-party/click'
 import type { FieldDefinition, ServiceConfig } from '../../lib/types'
-import { nationalNumber, phoneDigits } from './formats'
-import type { FormValues } from './steps'
+import { nationalNumber, phoneDigits } from '../questionnaire/formats'
+import type { FormValues } from '../questionnaire/steps'
 
 export const PUBLISHER_ID = 16
 export const SOURCE_ID = 143
-// The workers' compensation campaign, whose buyer wants the year employment began (cq20).
-export const YEARS_CAMPAIGN_ID = 847
 
 const BASE_KEYS = ['first', 'last', 'email', 'phone', 'address1', 'address2', 'city', 'state', 'zip'] as const
 
@@ -23,21 +21,6 @@ export interface LeadPayload {
   recaptchaToken?: string
 }
 
-const YEARS_AGO: Record<string, number> = {
-  'Less than 1 Year': 0,
-  '1 Year': 1,
-  '2 Years': 2,
-  '3 Years': 3,
-  '4 Years': 4,
-  '5 Years': 5,
-}
-
-/** cq1 "years with the employer" as the year employment began; empty for "More than 5 Years" or anything else. */
-export function yearsToStartYear(answer: string, today = new Date()): string {
-  const years = YEARS_AGO[answer]
-  return years === undefined ? '' : String(today.getFullYear() - years)
-}
-
 export function buildLeadPayload({
   service,
   fields,
@@ -45,7 +28,6 @@ export function buildLeadPayload({
   click,
   requestId,
   recaptchaToken,
-  today = new Date(),
 }: {
   service: Pick<ServiceConfig, 'cid' | 'hiddenParams'>
   fields: FieldDefinition[]
@@ -53,7 +35,6 @@ export function buildLeadPayload({
   click: ClickData
   requestId: string
   recaptchaToken?: string
-  today?: Date
 }): LeadPayload {
   const consumer: Record<string, string> = {}
   for (const key of BASE_KEYS) consumer[key] = (values[key] ?? '').trim()
@@ -67,11 +48,7 @@ export function buildLeadPayload({
     consumer[field.mapping] = answer
     if (field.mapping.startsWith('cq')) customquestions[field.mapping] = answer
   }
-  if (service.cid === YEARS_CAMPAIGN_ID && 'cq1' in customquestions) {
-    const startYear = yearsToStartYear(customquestions.cq1, today)
-    consumer.cq20 = startYear
-    customquestions.cq20 = startYear
-  }
+  // Values derived from the answers (cq20, the start year of cid 847) are the server's to compute.
 
   const payload: LeadPayload = {
     pid: PUBLISHER_ID,

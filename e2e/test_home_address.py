@@ -1,0 +1,61 @@
+"""The home page's address search: suggestions ranked by what was typed, a complete typed address
+accepted without a pick, and its message under the address field."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+
+def suggestions(page: Page):
+    return page.get_by_role("listbox", name="Your address suggestions").get_by_role("option")
+
+
+def test_suggestions_put_the_likely_city_first(page: Page):
+    page.goto("/")
+    # The first suggestion of a fresh server also loads the ZIP directory.
+    expect(page.get_by_role("combobox", name="Your address")).to_be_visible()
+    page.get_by_role("combobox", name="Your address").fill("500 Congress Ave Austin")
+    expect(suggestions(page).first).to_have_text(re.compile(r"^500 Congress Ave, Austin, TX 787\d\d$"),
+                                                 timeout=15_000)
+
+
+def test_washington_dc_is_suggested(page: Page):
+    page.goto("/")
+    page.get_by_role("combobox", name="Your address").fill("1600 Pennsylvania Ave NW, Washington, DC")
+    expect(suggestions(page).first).to_have_text(re.compile(r"^1600 Pennsylvania Ave NW, Washington, DC 20\d\d\d$"))
+
+
+def test_a_complete_typed_address_goes_on_without_a_pick(page: Page, live_server: str):
+    page.goto("/")
+    page.get_by_label("Service", exact=True).select_option(label="Roofing")
+    address = page.get_by_role("combobox", name="Your address")
+    address.fill("500 Congress Ave, Austin, TX 78701")
+    address.press("Escape")
+    page.get_by_role("button", name="Get Quotes").click()
+    expect(page).to_have_url(f"{live_server}/services/roofing")
+    stored = page.evaluate("JSON.parse(localStorage.getItem('serviceMatchAddress'))")
+    assert stored == {"address1": "500 Congress Ave", "city": "Austin", "state": "TX", "zip": "78701"}
+
+
+def test_an_incomplete_address_is_explained_under_the_address_field(page: Page):
+    page.goto("/")
+    page.get_by_label("Service", exact=True).select_option(label="Roofing")
+    address = page.get_by_role("combobox", name="Your address")
+    address.fill("123 Main St")
+    address.press("Escape")
+    page.get_by_role("button", name="Get Quotes").click()
+    message = page.locator(f"#{address.get_attribute('aria-describedby')}")
+    expect(message).to_have_text("Add the city and state or the ZIP code, or pick your address from the list.")
+    service_box = page.get_by_label("Service", exact=True).bounding_box()
+    address_box = address.bounding_box()
+    message_box = message.bounding_box()
+    assert message_box["y"] >= address_box["y"] + address_box["height"] - 1
+    if page.viewport_size["width"] >= 768:
+        # Side by side on wide screens: the message starts under the address, not under Service.
+        assert message_box["x"] >= service_box["x"] + service_box["width"]
+    expect(address).to_have_attribute("aria-invalid", "true")

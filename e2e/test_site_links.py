@@ -1,0 +1,49 @@
+"""No link on the site leads to a missing page: every internal link of every page type is followed."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urldefrag, urlparse
+
+import httpx
+import pytest
+from playwright.sync_api import Page
+
+pytestmark = pytest.mark.browser
+
+# A service page in one state links to the same places as in another: render one state per service.
+STATE_PAGE = re.compile(r"^/(?!category/)[^/]+/[^/]+/[a-z]{2}$")
+START = ["/", "/form/hvac", "/call/final-expense-ib", "/thank-you", "/call-thanks", "/disqualified"]
+
+
+def internal_links(page: Page, origin: str) -> set[str]:
+    hrefs = page.eval_on_selector_all("a[href]", "links => links.map(link => link.href)")
+    found = set()
+    for href in hrefs:
+        url = urldefrag(href).url
+        if url.startswith(origin):
+            found.add(url[len(origin):] or "/")
+    return found
+
+
+def test_no_internal_link_is_a_404(page: Page, live_server: str):
+    to_render = list(START)
+    rendered: set[str] = set()
+    linked_from: dict[str, str] = {}
+    while to_render:
+        path = to_render.pop()
+        if path in rendered:
+            continue
+        rendered.add(path)
+        page.goto(path)
+        page.wait_for_load_state("networkidle")
+        for link in internal_links(page, live_server):
+            target = urlparse(link).path
+            linked_from.setdefault(link, path)
+            if target not in rendered and not STATE_PAGE.match(target) and not target.startswith("/api/"):
+                to_render.append(target)
+    assert len(rendered) > 30, f"the crawl saw only {sorted(rendered)}"
+    with httpx.Client(base_url=live_server) as client:
+        missing = [f"{link} (linked from {source})" for link, source in sorted(linked_from.items())
+                   if client.get(link).status_code == 404]
+    assert not missing, "links to missing pages:\n" + "\n".join(missing)
