@@ -8,10 +8,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from site_paths import ARTIFACTS, STATIC_DIR
 from sqlalchemy import Engine, create_engine
 
 from servicematch.devserver import ServerDidNotStart, start_server, stop_server
-from site_paths import ARTIFACTS, ROOT, STATIC_DIR
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}

@@ -20,9 +20,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "backend" / "tests" / "delivery"))
 
 from delivery_receivers import HttpReceiver, SmtpReceiver, free_port
+from site_paths import ARTIFACTS, STATIC_DIR
 
 from servicematch.devserver import start_server
-from site_paths import ARTIFACTS, STATIC_DIR
 
 POSTGRES_ADMIN_URL = os.environ.get("SERVICEMATCH_TEST_POSTGRES_URL",
                                     "postgresql://postgres@127.0.0.1:5432/postgres")

@@ -45,9 +45,8 @@ def test_the_engine_alone_creates_the_file_privately(tmp_path):
 
 def test_a_failed_statement_names_no_parameters(database_url, caplog):
     engine = make_engine(database_url)
-    with pytest.raises(DBAPIError) as failure, caplog.at_level(logging.DEBUG):
-        with engine.begin() as connection:
-            connection.execute(text("INSERT INTO no_such_table (a) VALUES (:value)"), {"value": MARKER})
+    with pytest.raises(DBAPIError) as failure, caplog.at_level(logging.DEBUG), engine.begin() as connection:
+        connection.execute(text("INSERT INTO no_such_table (a) VALUES (:value)"), {"value": MARKER})
     engine.dispose()
     assert "leak@example.com" not in str(failure.value)
     assert "203.0.113.99" not in str(failure.value)
