@@ -110,10 +110,9 @@ def call_flow_steps(service: dict) -> list[list[dict]]:
 
 
 def wait_until_interactive(page: Page) -> None:
-    """Wait until React has taken over the page rendered at build time: before that the form is
-    visible but its controls do nothing yet (React then replays taps on parts not yet hydrated)."""
-    page.wait_for_function(
-        "() => Object.keys(document.getElementById('root') || {}).some(k => k.startsWith('__react'))")
+    """Wait until React has taken over the page rendered at build time (the page marks the
+    document): before that links still work, and fields keep what is typed, but buttons do nothing."""
+    page.wait_for_function("() => document.documentElement.dataset.interactive === 'true'")
 
 
 def expect_step(page: Page, number: int, total: int) -> None:

@@ -59,3 +59,16 @@ def test_an_incomplete_address_is_explained_under_the_address_field(page: Page):
         # Side by side on wide screens: the message starts under the address, not under Service.
         assert message_box["x"] >= service_box["x"] + service_box["width"]
     expect(address).to_have_attribute("aria-invalid", "true")
+
+
+def test_an_address_typed_before_the_page_is_interactive_is_kept(page: Page):
+    # A slow phone: the page's HTML is shown while its script is still on the way.
+    page.route("**/assets/*.js", lambda route: (page.wait_for_timeout(1500), route.continue_()))
+    page.goto("/", wait_until="commit")
+    address = page.get_by_role("combobox", name="Your address")
+    address.fill("500 Congress Ave Austin")
+    page.get_by_label("Service", exact=True).select_option(label="Roofing")
+    assert page.evaluate("document.documentElement.dataset.interactive") is None, "the page was already live"
+    expect(suggestions(page).first).to_have_text(re.compile(r"^500 Congress Ave, Austin, TX 787\d\d$"),
+                                                 timeout=15_000)
+    expect(page.get_by_label("Service", exact=True)).to_have_value("services/roofing")

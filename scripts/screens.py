@@ -120,7 +120,7 @@ def open_screen(page: Page, base_url: str, screen: Screen) -> None:
     # The server's heading can match `ready` before the app has taken the page over and loaded
     # what it draws next: wait for React, then for nothing to be loading.
     page.wait_for_function(
-        "() => Object.keys(document.getElementById('root') || {}).some(k => k.startsWith('__react'))"
+        "() => document.documentElement.dataset.interactive === 'true'"
         " && !document.body.innerText.includes('Loading…')", timeout=15_000)
     # No blinking caret or running transition in the picture.
     page.add_style_tag(content="*, *::before, *::after { transition: none !important; animation: none !important;"

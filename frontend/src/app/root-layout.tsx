@@ -3,6 +3,7 @@ import { UNSAFE_RouteContext, useLocation, useRoutes, type Location, type RouteO
 import { FunnelHeader, SiteHeader } from '../components/site-header'
 import { FunnelFooter } from '../components/funnel-footer'
 import { SiteFooter } from '../components/site-footer'
+import { useMarkInteractive } from '../lib/typed-before-hydration'
 import { captureUrlParams } from '../lib/url-params'
 import MarketingPartnersModal from '../pages/marketing-partners'
 import { isFunnelPath, paths } from './routes'
@@ -26,6 +27,8 @@ function PageFallback() {
 const TOP_LEVEL = { outlet: null, matches: [], isDataRoute: false }
 
 function Pages({ pages, location }: { pages: RouteObject[]; location: Location }) {
+  // Inside the Suspense boundary: the mark waits for the page itself, not only the shell.
+  useMarkInteractive()
   return useRoutes(pages, location)
 }
 

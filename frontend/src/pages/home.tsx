@@ -13,6 +13,7 @@ import { resolveTypedAddress } from '../features/address/address-client'
 import { useCatalogState } from '../lib/catalog-context'
 import { STORAGE_KEYS, writeJson, type StoredAddress } from '../lib/storage-keys'
 import type { CatalogData } from '../lib/types'
+import { useValueTypedBeforeHydration } from '../lib/typed-before-hydration'
 import { HOME_TESTIMONIALS, SUCCESS_STORIES } from './home-content'
 
 // A slug offered by two verticals (debt-relief) needs its vertical in the path to stay unambiguous.
@@ -29,6 +30,7 @@ function QuoteSearch({ catalog }: { catalog: CatalogData | null }) {
   // Each message sits under the control it is about.
   const [serviceProblem, setServiceProblem] = useState('')
   const [addressProblem, setAddressProblem] = useState('')
+  const serviceField = useValueTypedBeforeHydration<HTMLSelectElement>(serviceKey, setServiceKey)
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
@@ -54,6 +56,7 @@ function QuoteSearch({ catalog }: { catalog: CatalogData | null }) {
             Service
           </label>
           <select
+            ref={serviceField}
             id="home-service"
             value={serviceKey}
             onChange={(event) => {

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { useCatalogState } from '../../lib/catalog-context'
 import type { StoredAddress } from '../../lib/storage-keys'
+import { useValueTypedBeforeHydration } from '../../lib/typed-before-hydration'
 import { googleProvider, offlineProvider, type AddressSuggestion } from './address-client'
 
 // Spec section 9: suggestions are requested 200 ms after the visitor stops typing.
@@ -29,6 +30,7 @@ export function AddressAutocomplete({ id, label, value, onChange, onSelect, plac
   // A pick writes its label into the input; that change must not ask for suggestions again.
   const picked = useRef<string | null>(null)
   const listId = `${id}-listbox`
+  const input = useValueTypedBeforeHydration<HTMLInputElement>(value, onChange)
 
   useEffect(() => {
     const query = value.trim()
@@ -92,6 +94,7 @@ export function AddressAutocomplete({ id, label, value, onChange, onSelect, plac
       </label>
       <div className="relative">
       <input
+        ref={input}
         id={id}
         type="text"
         role="combobox"
