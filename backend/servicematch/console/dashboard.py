@@ -1,7 +1,8 @@
 """GET /api/console/dashboard: leads by day, vertical, service, state and source; delivery health.
 
-Every figure is one aggregate query over an indexed date range; nothing is decrypted.
-The funnels come from console/funnels.py.
+Days already counted are read from the daily counts (reporting/), the rest of the range (today,
+normally) from the leads and deliveries themselves; nothing is decrypted. The funnels come from
+console/funnels.py.
 """
 
 from __future__ import annotations
@@ -9,17 +10,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from sqlalchemy import case, func, literal, select, tuple_
+from sqlalchemy import and_, func, literal, or_, select, tuple_, union_all
 from sqlalchemy.orm import Session
 
 from servicematch.catalog.loader import CatalogIndex
 from servicematch.console.funnels import call_clicks, event_counts, funnels
-from servicematch.console.leads import LEAD_KINDS
 from servicematch.console.paging import day_of, day_start, parse_day
-from servicematch.delivery.models import Delivery, DeliveryStatus
+from servicematch.delivery.models import LEAD_KINDS, Delivery, DeliveryStatus
 from servicematch.errors import ServiceMatchError
 from servicematch.intake.models import Lead
 from servicematch.kernel.clock import utcnow
+from servicematch.reporting import latency
+from servicematch.reporting.latency import bucket_of
+from servicematch.reporting.models import DeliveryDaily, DeliveryLatencyDaily, LeadDaily, ReportKind
+from servicematch.reporting.rollup import (
+    day_runs,
+    lead_dimensions,
+    lead_source,
+    reported_days,
+    seconds_to_deliver,
+)
 
 DEFAULT_DAYS = 30
 MAX_DAYS = 366
@@ -55,20 +65,6 @@ class DashboardFilters:
         return day_start(self.end + timedelta(days=1))
 
 
-def _click(key: str):
-    return func.coalesce(Lead.click[key].as_string(), literal(""))
-
-
-def lead_source():
-    """subid1's value, else "subid2:<value>", else "fbclid" when present, else "direct"."""
-    return case(
-        (_click("subid1") != "", _click("subid1")),
-        (_click("subid2") != "", literal("subid2:") + _click("subid2")),
-        (_click("fbclid") != "", literal("fbclid")),
-        else_=literal("direct"),
-    )
-
-
 def _lead_conditions(filters: DashboardFilters) -> list:
     conditions = [Lead.created_at >= filters.since, Lead.created_at < filters.until]
     if filters.vertical:
@@ -82,29 +78,59 @@ def _lead_conditions(filters: DashboardFilters) -> list:
     return conditions
 
 
+def _daily_conditions(table, filters: DashboardFilters) -> list:
+    conditions = [table.day >= filters.start, table.day <= filters.end]
+    for name in ("vertical", "service", "state", "source"):
+        if getattr(filters, name):
+            conditions.append(getattr(table, name) == getattr(filters, name))
+    return conditions
+
+
+def _in_runs(column, runs: list) -> object:
+    return or_(*(and_(column >= start, column < end) for start, end in runs))
+
+
 def _ranked(rows) -> list[dict]:
-    return sorted(({"key": key or "unknown", "count": count} for key, count in rows),
+    return sorted(({"key": key or "unknown", "count": int(count)} for key, count in rows),
                   key=lambda item: (-item["count"], item["key"]))
+
+
+def _lead_rows(session: Session, filters: DashboardFilters):
+    """(day, vertical, service, state, source, n) over the range: days already counted from
+    lead_daily, the others (today, normally) from the leads themselves, one row per lead."""
+    counted = reported_days(session, ReportKind.LEADS, filters.start, filters.end)
+    parts = []
+    if counted:
+        parts.append(select(LeadDaily.day.label("day"), LeadDaily.vertical, LeadDaily.service, LeadDaily.state,
+                            LeadDaily.source, LeadDaily.leads.label("n"))
+                     .where(*_daily_conditions(LeadDaily, filters)))
+    runs = day_runs(filters.start, filters.end, counted)
+    if runs:
+        vertical, service, state, source = lead_dimensions()
+        parts.append(select(day_of(session, Lead.created_at).label("day"), vertical.label("vertical"),
+                            service.label("service"), state.label("state"), source.label("source"),
+                            literal(1).label("n"))
+                     .where(*_lead_conditions(filters), _in_runs(Lead.created_at, runs)))
+    return (parts[0] if len(parts) == 1 else union_all(*parts)).subquery()
 
 
 def _lead_groups(session: Session, filters: DashboardFilters) -> dict[str, list[tuple]]:
     """Counts by (day, vertical), service, state and source over the filtered leads.
 
-    PostgreSQL reads the range once (GROUPING SETS); SQLite, which has none, groups four times.
-    The CASE of the source is computed once, in a subquery, for both.
+    PostgreSQL reads the rows once (GROUPING SETS); SQLite, which has none, groups four times.
     """
-    rows = select(day_of(session, Lead.created_at).label("day"), Lead.vertical, Lead.service, Lead.state,
-                  lead_source().label("source")).where(*_lead_conditions(filters)).subquery()
+    rows = _lead_rows(session, filters)
+    total = func.sum(rows.c.n)
     sets = {"day": (rows.c.day, rows.c.vertical), "service": (rows.c.service,), "state": (rows.c.state,),
             "source": (rows.c.source,)}
     if session.bind.dialect.name != "postgresql":
-        return {name: session.execute(select(*columns, func.count()).group_by(*columns)).all()
+        return {name: session.execute(select(*columns, total).group_by(*columns)).all()
                 for name, columns in sets.items()}
     # GROUPING(day, service, state, source) tells the sets apart: a bit is set where a column is rolled up.
     marks = {0b0111: "day", 0b1011: "service", 0b1101: "state", 0b1110: "source"}
     grouping = func.grouping(rows.c.day, rows.c.service, rows.c.state, rows.c.source)
     query = select(grouping, rows.c.day, rows.c.vertical, rows.c.service, rows.c.state, rows.c.source,
-                   func.count()).group_by(func.grouping_sets(*(tuple_(*c) for c in sets.values())))
+                   total).group_by(func.grouping_sets(*(tuple_(*c) for c in sets.values())))
     found: dict[str, list[tuple]] = {name: [] for name in sets}
     for mark, day, vertical, service, state, source, count in session.execute(query):
         name = marks[mark]
@@ -118,6 +144,7 @@ def lead_counts(session: Session, filters: DashboardFilters) -> dict:
     per_day: dict[str, dict] = {}
     by_vertical: dict[str, int] = {}
     for day_value, vertical, count in groups["day"]:
+        count = int(count)
         entry = per_day.setdefault(str(day_value)[:10], {"total": 0, "byVertical": {}})
         entry["total"] += count
         entry["byVertical"][vertical] = count
@@ -133,24 +160,33 @@ def lead_counts(session: Session, filters: DashboardFilters) -> dict:
     }
 
 
-def _seconds_to_deliver(session: Session):
-    if session.bind.dialect.name == "postgresql":
-        return func.extract("epoch", Delivery.completed_at - Delivery.created_at)
-    return (func.julianday(Delivery.completed_at) - func.julianday(Delivery.created_at)) * 86400.0
+def _live_deliveries(query, filters: DashboardFilters, runs: list):
+    """Restrict a query on deliveries to the range's uncounted days and the filters."""
+    query = query.where(Delivery.kind.in_(LEAD_KINDS), _in_runs(Delivery.created_at, runs))
+    if filters.vertical or filters.service or filters.state or filters.source:
+        query = query.join(Lead, Lead.id == Delivery.lead_id).where(*_lead_conditions(filters))
+    return query
 
 
 def delivery_health(session: Session, filters: DashboardFilters) -> dict:
-    query_filters = [Delivery.created_at >= filters.since, Delivery.created_at < filters.until,
-                     Delivery.kind.in_(LEAD_KINDS)]
-    lead_filtered = filters.vertical or filters.service or filters.state or filters.source
-    scope = select(Delivery.status, func.count()).where(*query_filters)
-    if lead_filtered:
-        scope = scope.join(Lead, Lead.id == Delivery.lead_id).where(*_lead_conditions(filters))
-    counts = dict(session.execute(scope.group_by(Delivery.status)).all())
+    counted = reported_days(session, ReportKind.DELIVERIES, filters.start, filters.end)
+    runs = day_runs(filters.start, filters.end, counted)
+    counts: dict[str, int] = {}
+    if counted:
+        for status, count in session.execute(
+            select(DeliveryDaily.status, func.sum(DeliveryDaily.deliveries))
+            .where(*_daily_conditions(DeliveryDaily, filters)).group_by(DeliveryDaily.status)
+        ):
+            counts[status] = counts.get(status, 0) + int(count)
+    if runs:
+        for status, count in session.execute(
+            _live_deliveries(select(Delivery.status, func.count()), filters, runs).group_by(Delivery.status)
+        ):
+            counts[status] = counts.get(status, 0) + int(count)
     delivered = counts.get(DeliveryStatus.DELIVERED, 0)
     failed, rejected = counts.get(DeliveryStatus.FAILED, 0), counts.get(DeliveryStatus.REJECTED, 0)
     finished = delivered + failed + rejected
-    p50, p99 = _delivery_percentiles(session, filters, query_filters, lead_filtered)
+    p50, p99 = _delivery_percentiles(session, filters, counted)
     return {
         "total": sum(counts.values()), "delivered": delivered, "failed": failed, "rejected": rejected,
         "pending": counts.get(DeliveryStatus.PENDING, 0),
@@ -159,23 +195,52 @@ def delivery_health(session: Session, filters: DashboardFilters) -> dict:
     }
 
 
-def _delivery_percentiles(session: Session, filters: DashboardFilters, query_filters: list,
-                          lead_filtered: object) -> tuple[float | None, float | None]:
-    seconds = _seconds_to_deliver(session)
-    where = [*query_filters, Delivery.status == DeliveryStatus.DELIVERED, Delivery.completed_at.is_not(None)]
+def _delivered(query):
+    return query.where(Delivery.status == DeliveryStatus.DELIVERED, Delivery.completed_at.is_not(None))
+
+
+def _delivery_percentiles(session: Session, filters: DashboardFilters,
+                          counted: set[date]) -> tuple[float | None, float | None]:
+    """Exact while every day of the range is read live; otherwise read from the counted days'
+    histograms (within 5%, reporting/latency.py), which are kept per service: a state or source
+    filter reads the whole range live."""
+    if not counted or filters.state or filters.source:
+        everything = day_runs(filters.start, filters.end, set())
+        return _exact_percentiles(session, filters, everything)
+    buckets: dict[int, int] = {}
+    conditions = [DeliveryLatencyDaily.day >= filters.start, DeliveryLatencyDaily.day <= filters.end]
+    if filters.vertical:
+        conditions.append(DeliveryLatencyDaily.vertical == filters.vertical)
+    if filters.service:
+        conditions.append(DeliveryLatencyDaily.service == filters.service)
+    for bucket, count in session.execute(
+        select(DeliveryLatencyDaily.bucket, func.sum(DeliveryLatencyDaily.deliveries))
+        .where(*conditions).group_by(DeliveryLatencyDaily.bucket)
+    ):
+        buckets[bucket] = buckets.get(bucket, 0) + int(count)
+    runs = day_runs(filters.start, filters.end, counted)
+    if runs:
+        for seconds in session.scalars(
+                _delivered(_live_deliveries(select(seconds_to_deliver(session)), filters, runs))):
+            if seconds is not None:
+                bucket = bucket_of(float(seconds))
+                buckets[bucket] = buckets.get(bucket, 0) + 1
+    p50, p99 = latency.percentile(buckets, 0.5), latency.percentile(buckets, 0.99)
+    return (round(p50, 3) if p50 is not None else None, round(p99, 3) if p99 is not None else None)
+
+
+def _exact_percentiles(session: Session, filters: DashboardFilters, runs: list) -> tuple[float | None, float | None]:
+    seconds = seconds_to_deliver(session)
     if session.bind.dialect.name == "postgresql":
-        query = select(func.percentile_cont(0.5).within_group(seconds),
-                       func.percentile_cont(0.99).within_group(seconds)).where(*where)
-        if lead_filtered:
-            query = query.join(Lead, Lead.id == Delivery.lead_id).where(*_lead_conditions(filters))
+        query = _delivered(_live_deliveries(
+            select(func.percentile_cont(0.5).within_group(seconds), func.percentile_cont(0.99).within_group(seconds)),
+            filters, runs))
         p50, p99 = session.execute(query).one()
         return (round(float(p50), 3) if p50 is not None else None,
                 round(float(p99), 3) if p99 is not None else None)
     # SQLite has no percentile function; it serves one machine's volume, so sorting here is fine.
-    query = select(seconds).where(*where)
-    if lead_filtered:
-        query = query.join(Lead, Lead.id == Delivery.lead_id).where(*_lead_conditions(filters))
-    values = sorted(float(v) for v in session.scalars(query).all() if v is not None)
+    values = sorted(float(v) for v in session.scalars(_delivered(_live_deliveries(select(seconds), filters, runs)))
+                    if v is not None)
     if not values:
         return None, None
     return round(_percentile(values, 0.5), 3), round(_percentile(values, 0.99), 3)

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from servicematch.catalog.loader import CatalogIndex
 from servicematch.console.paging import day_start, decode_position, encode_position, iso, parse_day
 from servicematch.delivery.history import mask_email
-from servicematch.delivery.models import Delivery, DeliveryStatus, TargetKind
+from servicematch.delivery.models import LEAD_KINDS, Delivery, DeliveryStatus
 from servicematch.errors import ServiceMatchError
 from servicematch.intake.crypto import DataKeyError, cipher_for
 from servicematch.intake.models import Lead
@@ -22,8 +22,6 @@ from servicematch.intake.validation import normalise_email, phone_digits
 from servicematch.settings import Settings
 
 LEAD_STATUSES = ("pending", "delivered", "rejected", "failed", "skipped", "unsent")
-# A lead's own deliveries: to the buyer and to providers (not the consumer's receipt e-mail).
-LEAD_KINDS = (TargetKind.BUYER, TargetKind.PROVIDER_WEBHOOK, TargetKind.PROVIDER_EMAIL)
 
 
 @dataclass(frozen=True)

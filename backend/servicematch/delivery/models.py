@@ -43,6 +43,10 @@ class TargetKind:
     CONSUMER_EMAIL = "consumer_email"
 
 
+# A lead's own deliveries: to the buyer and to providers (not the consumer's receipt e-mail).
+LEAD_KINDS = (TargetKind.BUYER, TargetKind.PROVIDER_WEBHOOK, TargetKind.PROVIDER_EMAIL)
+
+
 class Provider(Base):
     """A professional who receives matched leads in its services and service area."""
 

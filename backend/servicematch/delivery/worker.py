@@ -28,7 +28,9 @@ from servicematch.delivery.models import Delivery, utcnow
 from servicematch.delivery.outcome import Outcome, SendResult
 from servicematch.delivery.sending import send_delivery
 from servicematch.intake.models import Lead
+from servicematch.kernel.chores import HourlyChore
 from servicematch.privacy.retention import RetentionSchedule
+from servicematch.reporting.rollup import roll_up
 from servicematch.settings import Settings
 
 log = logging.getLogger("servicematch.delivery")
@@ -102,7 +104,10 @@ class DeliveryWorker:
     def run_forever(self, stop: threading.Event) -> None:
         """Loop until `stop` is set, woken by finished sends, new commits or the poll interval."""
         wakeup.subscribe(self._changed)
-        retention = RetentionSchedule(session_factory=self.session_factory, settings=self.settings)
+        chores = [
+            RetentionSchedule(session_factory=self.session_factory, settings=self.settings),
+            HourlyChore("daily counts", lambda: roll_up(self.session_factory)),
+        ]
         try:
             while not stop.is_set():
                 self._changed.clear()
@@ -115,7 +120,9 @@ class DeliveryWorker:
                 if started == 0:
                     busy = not self._idle()
                     if not busy:
-                        retention.poke()  # the privacy retention periods, applied once a day
+                        # The privacy retention periods (daily) and the dashboard's daily counts.
+                        for chore in chores:
+                            chore.poke()
                     self._changed.wait(BUSY_WAIT_SECONDS if busy else self.settings.worker_poll_seconds)
         finally:
             wakeup.unsubscribe(self._changed)

@@ -5,8 +5,6 @@ SERVICEMATCH_CONSENT_RETENTION_DAYS (5 years, the Telemarketing Sales Rule's per
 from __future__ import annotations
 
 import logging
-import threading
-import time
 from datetime import datetime, timedelta
 
 from sqlalchemy import delete, select
@@ -14,6 +12,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from servicematch.delivery.models import Delivery, DeliveryAttempt
 from servicematch.intake.models import ConsentRecord, Lead
+from servicematch.kernel.chores import HourlyChore
 from servicematch.kernel.clock import utcnow
 from servicematch.privacy import actions
 from servicematch.privacy.contacts import aware
@@ -96,36 +95,16 @@ def run_if_due(*, session_factory: sessionmaker[Session], settings: Settings,
     return run_retention(session_factory=session_factory, settings=settings, now=now)
 
 
-class RetentionSchedule:
-    """What the delivery worker holds: poked when idle, it checks hourly on a thread of its own
-    (never holding up sends) whether a day has passed since the last run, and runs if so."""
-
-    CHECK_EVERY_SECONDS = 3600.0
+class RetentionSchedule(HourlyChore):
+    """What the delivery worker holds: checks hourly whether a day has passed since the last
+    retention run, and runs it if so."""
 
     def __init__(self, *, session_factory: sessionmaker[Session], settings: Settings) -> None:
+        super().__init__("retention", self._run_if_due)
         self.session_factory = session_factory
         self.settings = settings
-        self._checked_at: float | None = None
-        self._thread: threading.Thread | None = None
 
-    def poke(self) -> None:
-        now = time.monotonic()
-        if self._checked_at is not None and now - self._checked_at < self.CHECK_EVERY_SECONDS:
-            return
-        if self._thread is not None and self._thread.is_alive():
-            return
-        self._checked_at = now
-        self._thread = threading.Thread(target=self._run, name="retention", daemon=True)
-        self._thread.start()
-
-    def join(self, timeout: float | None = None) -> None:
-        if self._thread is not None:
-            self._thread.join(timeout)
-
-    def _run(self) -> None:
-        try:
-            counts = run_if_due(session_factory=self.session_factory, settings=self.settings)
-            if counts is not None:
-                log.info("retention run: %s", counts)
-        except Exception:  # noqa: BLE001 - tried again at the next hourly check
-            log.exception("retention run failed")
+    def _run_if_due(self) -> None:
+        counts = run_if_due(session_factory=self.session_factory, settings=self.settings)
+        if counts is not None:
+            log.info("retention run: %s", counts)

@@ -1,0 +1,43 @@
+"""Background chores a worker runs when it has nothing to send: at most hourly, off its thread."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+log = logging.getLogger("servicematch.chores")
+
+
+class HourlyChore:
+    """Poked whenever the worker is idle; runs `job` on a thread of its own (never holding up
+    sends) if an hour has passed since it last started and it is not still running."""
+
+    CHECK_EVERY_SECONDS = 3600.0
+
+    def __init__(self, name: str, job: Callable[[], None]) -> None:
+        self.name = name
+        self.job = job
+        self._checked_at: float | None = None
+        self._thread: threading.Thread | None = None
+
+    def poke(self) -> None:
+        now = time.monotonic()
+        if self._checked_at is not None and now - self._checked_at < self.CHECK_EVERY_SECONDS:
+            return
+        if self._thread is not None and self._thread.is_alive():
+            return
+        self._checked_at = now
+        self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
+        self._thread.start()
+
+    def join(self, timeout: float | None = None) -> None:
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def _run(self) -> None:
+        try:
+            self.job()
+        except Exception:
+            log.exception("%s failed; trying again in an hour", self.name)

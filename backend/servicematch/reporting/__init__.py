@@ -1,0 +1,1 @@
+"""Daily counts of leads and deliveries for the console's dashboard."""

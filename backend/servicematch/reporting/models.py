@@ -1,0 +1,88 @@
+"""Daily counts of leads and deliveries: what the dashboard reads for days that are over.
+
+A lead's day is over at midnight UTC; a delivery's once no delivery created that day is still
+pending (its retry window closes a day later). Each closed day is counted once (ReportedDay),
+so a year of dashboard reads a few hundred rows a day instead of every lead.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import BigInteger, Date, DateTime, Index, Integer, String, delete
+from sqlalchemy.orm import Mapped, Session, mapped_column
+
+from servicematch.kernel.clock import utcnow
+from servicematch.kernel.orm import Base
+
+BigId = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class ReportKind:
+    LEADS = "leads"
+    DELIVERIES = "deliveries"
+
+
+class LeadDaily(Base):
+    """Leads of one day with the same vertical, service, state and source."""
+
+    __tablename__ = "lead_daily"
+    __table_args__ = (Index("ix_lead_daily_day", "day"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    day: Mapped[date] = mapped_column(Date)
+    vertical: Mapped[str] = mapped_column(String(32))
+    service: Mapped[str] = mapped_column(String(64))
+    state: Mapped[str] = mapped_column(String(2))  # "" when the lead had none
+    source: Mapped[str] = mapped_column(String(120))
+    leads: Mapped[int] = mapped_column(Integer)
+
+
+class DeliveryDaily(Base):
+    """A lead's deliveries (buyer and providers) created on one day, by their lead and final status."""
+
+    __tablename__ = "delivery_daily"
+    __table_args__ = (Index("ix_delivery_daily_day", "day"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    day: Mapped[date] = mapped_column(Date)
+    vertical: Mapped[str] = mapped_column(String(32))
+    service: Mapped[str] = mapped_column(String(64))
+    state: Mapped[str] = mapped_column(String(2))
+    source: Mapped[str] = mapped_column(String(120))
+    status: Mapped[str] = mapped_column(String(16))
+    deliveries: Mapped[int] = mapped_column(Integer)
+
+
+class DeliveryLatencyDaily(Base):
+    """Delivered deliveries of one day and service whose time to delivery fell in one bucket
+    (reporting/latency.py): percentiles over any range merge these histograms."""
+
+    __tablename__ = "delivery_latency_daily"
+    __table_args__ = (Index("ix_delivery_latency_daily_day", "day"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    day: Mapped[date] = mapped_column(Date)
+    vertical: Mapped[str] = mapped_column(String(32))
+    service: Mapped[str] = mapped_column(String(64))
+    bucket: Mapped[int] = mapped_column(Integer)
+    deliveries: Mapped[int] = mapped_column(Integer)
+
+
+class ReportedDay(Base):
+    """A day whose leads (or deliveries) are counted: claimed in the counting transaction, so two
+    processes never count the same day twice."""
+
+    __tablename__ = "reported_days"
+
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    counted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+def reopen_delivery_day(session: Session, day: date) -> None:
+    """Forget a day's delivery counts (a delivery of that day is being sent again); the next
+    roll-up counts the day afresh once it is settled, and until then the dashboard reads it live."""
+    session.execute(delete(ReportedDay).where(ReportedDay.kind == ReportKind.DELIVERIES, ReportedDay.day == day))
+    session.execute(delete(DeliveryDaily).where(DeliveryDaily.day == day))
+    session.execute(delete(DeliveryLatencyDaily).where(DeliveryLatencyDaily.day == day))

@@ -1,0 +1,160 @@
+"""Count each closed day's leads and deliveries once (reporting/models.py).
+
+Runs beside the funnel roll-up (events/buffer.py), hourly. A day is claimed by inserting its
+ReportedDay row in the same transaction as its counts: a second process counting the same day
+fails on the primary key and rolls back.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from datetime import date, datetime, timedelta
+
+from sqlalchemy import case, func, insert, literal, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from servicematch.delivery.models import LEAD_KINDS, Delivery, DeliveryStatus
+from servicematch.events.rollup import day_start
+from servicematch.intake.models import Lead
+from servicematch.kernel.clock import utcnow
+from servicematch.reporting.latency import bucket_of
+from servicematch.reporting.models import (
+    DeliveryDaily,
+    DeliveryLatencyDaily,
+    LeadDaily,
+    ReportedDay,
+    ReportKind,
+)
+
+log = logging.getLogger("servicematch.reporting")
+
+
+def _click(key: str):
+    return func.coalesce(Lead.click[key].as_string(), literal(""))
+
+
+def lead_source():
+    """subid1's value, else "subid2:<value>", else "fbclid" when present, else "direct"."""
+    return case(
+        (_click("subid1") != "", _click("subid1")),
+        (_click("subid2") != "", literal("subid2:") + _click("subid2")),
+        (_click("fbclid") != "", literal("fbclid")),
+        else_=literal("direct"),
+    )
+
+
+def lead_dimensions():
+    """What the dashboard groups and filters by, as columns of a lead."""
+    return (Lead.vertical, Lead.service, func.coalesce(Lead.state, literal("")), lead_source())
+
+
+def seconds_to_deliver(session: Session):
+    if session.bind.dialect.name == "postgresql":
+        return func.extract("epoch", Delivery.completed_at - Delivery.created_at)
+    return (func.julianday(Delivery.completed_at) - func.julianday(Delivery.created_at)) * 86400.0
+
+
+def reported_days(session: Session, kind: str, first: date, last: date) -> set[date]:
+    return set(session.scalars(select(ReportedDay.day).where(
+        ReportedDay.kind == kind, ReportedDay.day >= first, ReportedDay.day <= last)).all())
+
+
+def _days_to_count(session: Session, kind: str, column, before: date) -> list[date]:
+    first = session.scalar(select(func.min(column)))
+    if first is None or first.date() >= before:
+        return []
+    done = reported_days(session, kind, first.date(), before)
+    days, day = [], first.date()
+    while day < before:
+        if day not in done:
+            days.append(day)
+        day += timedelta(days=1)
+    return days
+
+
+def _claim(session: Session, kind: str, day: date) -> bool:
+    try:
+        session.add(ReportedDay(kind=kind, day=day, counted_at=utcnow()))
+        session.flush()
+    except IntegrityError:
+        session.rollback()
+        return False
+    return True
+
+
+def _in_day(column, day: date) -> tuple:
+    return column >= day_start(day), column < day_start(day + timedelta(days=1))
+
+
+def count_lead_day(session_factory: sessionmaker[Session], day: date) -> bool:
+    dimensions = lead_dimensions()
+    counts = (select(literal(day), *dimensions, func.count())
+              .where(*_in_day(Lead.created_at, day)).group_by(*dimensions))
+    with session_factory() as session:
+        if not _claim(session, ReportKind.LEADS, day):
+            return False
+        session.execute(insert(LeadDaily).from_select(
+            ["day", "vertical", "service", "state", "source", "leads"], counts))
+        session.commit()
+    return True
+
+
+def count_delivery_day(session_factory: sessionmaker[Session], day: date) -> bool:
+    """Count a day's deliveries once none of them is pending; False when not (yet) counted."""
+    dimensions = lead_dimensions()
+    of_day = (*_in_day(Delivery.created_at, day), Delivery.kind.in_(LEAD_KINDS))
+    with session_factory() as session:
+        pending = session.scalar(select(func.count()).select_from(Delivery).where(
+            *of_day, Delivery.status == DeliveryStatus.PENDING))
+        if pending or not _claim(session, ReportKind.DELIVERIES, day):
+            return False
+        session.execute(insert(DeliveryDaily).from_select(
+            ["day", "vertical", "service", "state", "source", "status", "deliveries"],
+            select(literal(day), *dimensions, Delivery.status, func.count())
+            .join(Lead, Lead.id == Delivery.lead_id).where(*of_day)
+            .group_by(*dimensions, Delivery.status)))
+        buckets: Counter[tuple[str, str, int]] = Counter()
+        for vertical, service, seconds in session.execute(
+            select(Lead.vertical, Lead.service, seconds_to_deliver(session))
+            .join(Lead, Lead.id == Delivery.lead_id)
+            .where(*of_day, Delivery.status == DeliveryStatus.DELIVERED, Delivery.completed_at.is_not(None))
+        ):
+            buckets[(vertical, service, bucket_of(float(seconds)))] += 1
+        if buckets:
+            session.execute(insert(DeliveryLatencyDaily), [
+                {"day": day, "vertical": v, "service": s, "bucket": b, "deliveries": n}
+                for (v, s, b), n in buckets.items()])
+        session.commit()
+    return True
+
+
+def roll_up(session_factory: sessionmaker[Session], *, today: date | None = None) -> tuple[int, int]:
+    """Count every closed day not counted yet; returns (lead days, delivery days) counted."""
+    today = today or utcnow().date()
+    with session_factory() as session:
+        lead_days = _days_to_count(session, ReportKind.LEADS, Lead.created_at, today)
+        # A delivery created late yesterday may be retried until late today.
+        delivery_days = _days_to_count(session, ReportKind.DELIVERIES, Delivery.created_at,
+                                       today - timedelta(days=1))
+    leads = sum(1 for day in lead_days if count_lead_day(session_factory, day))
+    deliveries = sum(1 for day in delivery_days if count_delivery_day(session_factory, day))
+    if leads or deliveries:
+        log.info("daily counts: %d day(s) of leads, %d day(s) of deliveries", leads, deliveries)
+    return leads, deliveries
+
+
+def day_runs(first: date, last: date, skip: set[date]) -> list[tuple[datetime, datetime]]:
+    """The stretches of days from first to last not in `skip`, as [start, end) timestamps."""
+    runs: list[tuple[datetime, datetime]] = []
+    day = first
+    while day <= last:
+        if day not in skip:
+            start, end = day_start(day), day_start(day + timedelta(days=1))
+            if runs and runs[-1][1] == start:
+                runs[-1] = (runs[-1][0], end)
+            else:
+                runs.append((start, end))
+        day += timedelta(days=1)
+    return runs
