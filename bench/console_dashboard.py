@@ -41,6 +41,7 @@ from servicematch.db.migrate import upgrade
 from servicematch.db.session import make_engine, make_session_factory
 from servicematch.events.rollup import roll_up_and_prune
 from servicematch.intake.crypto import cipher_for
+from servicematch.reporting.rollup import roll_up
 from servicematch.settings import Settings
 
 TARGET_P95_MS = 300
@@ -88,7 +89,8 @@ def seed(dsn: str, leads: int, events: int) -> dict[str, float]:
                                     last_error, window_started_at, created_at, completed_at)
             SELECT md5('delivery' || g)::uuid::text, md5('lead' || g)::uuid::text, 'buyer', 'buyer',
                    CASE WHEN g % 100 < 94 THEN 'delivered' WHEN g % 100 < 97 THEN 'rejected'
-                        WHEN g % 100 < 99 THEN 'failed' ELSE 'pending' END,
+                        -- still within its retry window only when sent in the last day
+                        WHEN g % 100 < 99 OR t < now() - interval '1 day' THEN 'failed' ELSE 'pending' END,
                    1 + g % 3, t, CASE WHEN g % 100 >= 94 THEN 'HTTP 500' END, t, t,
                    CASE WHEN g % 100 < 99 THEN t + (0.05 + (g % 997) / 100.0) * interval '1 second' END
             FROM (SELECT g, now() - (g::float / {leads}) * interval '365 days' AS t
@@ -258,7 +260,7 @@ def report(args, seeded: dict, rollup_seconds: float, raw_left: int, rows: list[
         (f"Data: {args.leads:,} leads over the past year (one buyer delivery each; 94% delivered), "
          f"{args.events:,} funnel events over the same year. "
          + (f"Seeding took {seeded['leads']:.0f} s (leads), {seeded['deliveries']:.0f} s (deliveries) and "
-            f"{seeded['events']:.0f} s (events); the roll-up of 365 closed days into daily counts took "
+            f"{seeded['events']:.0f} s (events); the roll-up of 365 closed days of events, leads and deliveries into daily counts took "
             f"{rollup_seconds:.0f} s. " if seeded else "Seeded and rolled up by an earlier run (`--database`). ")
          + f"The roll-up removed the raw events past the 30-day retention, leaving {raw_left:,}, as a running "
            "server keeps it."),
@@ -308,6 +310,8 @@ def main() -> None:
             print(f"seeded in {sum(seeded.values()):.0f} s: {seeded}")
             started = time.monotonic()
             roll_up_and_prune(factory, retention_days=settings.events_retention_days)
+            # The leads and deliveries of each closed day, as the worker's hourly chore counts them.
+            roll_up(factory)
             rollup_seconds = time.monotonic() - started
         with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as db:
             if not args.database:

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from funnel_steps import wait_until_interactive
 from site_paths import ARTIFACTS, STATIC_DIR
 from sqlalchemy import Engine, create_engine
 
@@ -90,6 +91,29 @@ def viewport(request) -> dict[str, int]:
 @pytest.fixture
 def browser_context_args(browser_context_args, viewport):
     return {**browser_context_args, "viewport": viewport}
+
+
+@pytest.fixture
+def page(page):
+    """pytest-playwright's page, whose goto() also waits until React has taken over a public page.
+
+    Until then the page is the HTML rendered at build time: links work and fields keep what is
+    typed, but a tap on a button does nothing, which a person tapping a second later never sees
+    and a test acting within milliseconds would. Pages the build did not render have nothing to
+    tap before React draws them; goto(..., wait_until="commit") does not wait, for the tests of
+    that very moment.
+    """
+    plain_goto = page.goto
+
+    def goto(url: str, **kwargs):
+        response = plain_goto(url, **kwargs)
+        if kwargs.get("wait_until") != "commit" and page.evaluate(
+                "() => !!document.getElementById('root')?.hasAttribute('data-prerendered')"):
+            wait_until_interactive(page)
+        return response
+
+    page.goto = goto
+    return page
 
 
 @pytest.fixture

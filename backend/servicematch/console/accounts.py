@@ -7,7 +7,7 @@ import re
 from functools import lru_cache
 
 import pyotp
-from argon2 import PasswordHasher
+from argon2 import PasswordHasher, profiles
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -23,8 +23,9 @@ MAX_PASSWORD_LENGTH = 256
 EMAIL_PATTERN = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 TOTP_ISSUER = "ServiceMatch console"
 
-# argon2-cffi's defaults are Argon2id with RFC 9106's low-memory profile.
-_hasher = PasswordHasher()
+# Argon2id with RFC 9106's low-memory profile (argon2-cffi's default): 64 MiB, 3 passes.
+PASSWORD_HASHING = profiles.RFC_9106_LOW_MEMORY
+_hasher = PasswordHasher.from_parameters(PASSWORD_HASHING)
 
 
 @lru_cache(maxsize=1)

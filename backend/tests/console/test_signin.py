@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pyotp
 import pytest
+from argon2 import Type
 from console_api_support import PASSWORD, sign_in
 from sqlalchemy import select, update
 
@@ -161,6 +162,12 @@ def test_an_admin_with_totp_needs_a_fresh_code(client, add_operator, app, settin
 def _operator_id(app, email: str) -> str:
     with app.state.session_factory() as session:
         return accounts.find_operator(session, email).id
+
+
+def test_passwords_are_hashed_at_rfc_9106_cost():
+    # The other console tests hash at the lowest cost (conftest); the server never does.
+    assert accounts.PASSWORD_HASHING.type is Type.ID
+    assert accounts.PASSWORD_HASHING.memory_cost >= 64 * 1024 and accounts.PASSWORD_HASHING.time_cost >= 3
 
 
 def test_passwords_are_argon2id_and_short_ones_are_refused(app):
