@@ -32,15 +32,24 @@ def histogram(seconds: Iterable[float]) -> dict[int, int]:
     return counts
 
 
+def _value_at(ordered: list[tuple[int, int]], rank: int) -> float:
+    """The bucket value of the rank-th smallest (0-based) of the merged values."""
+    seen = 0
+    for bucket, count in ordered:
+        seen += count
+        if seen > rank:
+            return bucket_value(bucket)
+    return bucket_value(ordered[-1][0])
+
+
 def percentile(counts: Mapping[int, int], fraction: float) -> float | None:
-    """The bucket value at `fraction` of the merged histogram (nearest rank), or None when empty."""
+    """The percentile the way PostgreSQL's percentile_cont takes it (linear between the closest
+    ranks), over the buckets' values; None when empty."""
     total = sum(counts.values())
     if total == 0:
         return None
-    rank = max(1, math.ceil(fraction * total))
-    seen = 0
-    for bucket in sorted(counts):
-        seen += counts[bucket]
-        if seen >= rank:
-            return bucket_value(bucket)
-    return bucket_value(max(counts))
+    ordered = sorted((bucket, count) for bucket, count in counts.items() if count)
+    position = fraction * (total - 1)
+    low = int(position)
+    below, above = _value_at(ordered, low), _value_at(ordered, min(low + 1, total - 1))
+    return below + (above - below) * (position - low)
