@@ -24,8 +24,8 @@ const app = (
 // their heading only, which the first render replaces.
 async function start() {
   if (container.hasAttribute('data-prerendered')) {
-    // The screen's chunk is already downloading (modulepreload): wait for it so hydration does
-    // not suspend and leave the page inert a moment longer.
+    // Load the screen's chunk first, so hydration does not suspend halfway and leave the page
+    // inert a moment longer. Meanwhile typed text is kept (lib/typed-before-hydration.ts).
     await preloadScreen(window.location.pathname)
     // As a transition, React hydrates in slices and lets the browser handle input in between,
     // instead of one long task (Total Blocking Time on a slow phone).
