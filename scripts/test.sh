@@ -29,4 +29,4 @@ echo "== frontend unit tests (vitest)"
 (cd frontend && npm test --silent)
 
 echo "== backend, API and browser tests (pytest, SQLite and PostgreSQL)"
-python3 -m uv run --frozen pytest "$@"
+python3 -m uv run --frozen pytest --durations=15 "$@"

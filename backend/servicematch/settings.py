@@ -136,7 +136,15 @@ class Settings(BaseSettings):
             self._refuse_weak_secrets()
             self._refuse_unsafe_buyer()
             self._refuse_default_origin()
+            self._refuse_missing_mail()
         return self
+
+    def _refuse_missing_mail(self) -> None:
+        # Without a mail server, consent receipts and privacy-request codes would only reach the
+        # local mailbox on this machine: the consumer would never get them.
+        if not self.smtp_host:
+            raise ValueError("SERVICEMATCH_SMTP_HOST must be set in production: consent receipts, privacy "
+                             "request codes and provider e-mails are sent through it")
 
     def _refuse_default_origin(self) -> None:
         # Canonical links, the sitemap and e-mailed links would all point at the developer's machine.

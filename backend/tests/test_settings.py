@@ -13,10 +13,11 @@ def test_production_refuses_the_default_secret():
 
 PRODUCTION_KEY = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="
 PRODUCTION_ORIGIN = "https://www.servicematch.example"
+MAIL = "smtp.servicematch.example"
 
 
 def test_production_starts_with_a_private_secret_and_data_key():
-    settings = Settings(environment="production", secret_key="x" * 40, data_key=PRODUCTION_KEY,
+    settings = Settings(environment="production", secret_key="x" * 40, data_key=PRODUCTION_KEY, smtp_host=MAIL,
                         site_origin=PRODUCTION_ORIGIN)
     assert settings.environment == "production"
 
@@ -45,7 +46,7 @@ STRONG = "s" * 32
 
 
 def production(**overrides) -> Settings:
-    values = {"environment": "production", "secret_key": STRONG, "data_key": PRODUCTION_KEY,
+    values = {"environment": "production", "secret_key": STRONG, "data_key": PRODUCTION_KEY, "smtp_host": MAIL,
               "site_origin": PRODUCTION_ORIGIN, **overrides}
     return Settings(**values)
 
@@ -77,3 +78,8 @@ def test_api_docs_are_on_outside_production_and_off_in_it_unless_turned_on():
 def test_recaptcha_off_is_named_among_the_weaknesses():
     assert any("reCAPTCHA is off" in w for w in production().weaknesses())
     assert production(recaptcha_secret_key="k", recaptcha_site_key="p").weaknesses() == []
+
+
+def test_production_refuses_to_start_without_a_mail_server():
+    with pytest.raises(ValidationError, match="SERVICEMATCH_SMTP_HOST must be set in production"):
+        production(smtp_host="")

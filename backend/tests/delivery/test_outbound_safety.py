@@ -14,7 +14,7 @@ from servicematch.delivery.models import DeliveryStatus, TargetKind
 from servicematch.delivery.worker import DeliveryWorker
 from servicematch.settings import Settings
 
-PRODUCTION = {"environment": "production", "secret_key": "s" * 40, "admin_token": "t" * 40,
+PRODUCTION = {"environment": "production", "smtp_host": "smtp.example.com", "secret_key": "s" * 40, "admin_token": "t" * 40,
               "site_origin": "https://www.servicematch.example",
               "data_key": base64.b64encode(os.urandom(32)).decode()}
 

@@ -7,7 +7,7 @@ from pydantic import ValidationError
 
 from servicematch.settings import DEFAULT_SITE_ORIGIN, Settings
 
-PRODUCTION = {"environment": "production", "secret_key": "s" * 40,
+PRODUCTION = {"environment": "production", "smtp_host": "smtp.example.com", "secret_key": "s" * 40,
               "data_key": "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="}
 
 
