@@ -22,7 +22,13 @@ from servicematch.intake.models import Lead
 from servicematch.kernel.clock import utcnow
 from servicematch.reporting import latency
 from servicematch.reporting.latency import bucket_of
-from servicematch.reporting.models import DeliveryDaily, DeliveryLatencyDaily, LeadDaily, ReportKind
+from servicematch.reporting.models import (
+    DeliveryDaily,
+    DeliveryLatencyDaily,
+    LatencyGrain,
+    LeadDaily,
+    ReportKind,
+)
 from servicematch.reporting.rollup import (
     day_runs,
     lead_dimensions,
@@ -199,23 +205,37 @@ def _delivered(query):
     return query.where(Delivery.status == DeliveryStatus.DELIVERED, Delivery.completed_at.is_not(None))
 
 
+def _latency_grain(filters: DashboardFilters) -> tuple[str, list] | None:
+    """The histograms that answer these filters, with their conditions; None when none do."""
+    table = DeliveryLatencyDaily
+    if not filters.state and not filters.source:
+        conditions = [table.vertical == filters.vertical] if filters.vertical else []
+        if filters.service:
+            conditions.append(table.service == filters.service)
+        return LatencyGrain.SERVICE, conditions
+    if filters.vertical or filters.service or (filters.state and filters.source):
+        return None
+    if filters.state:
+        return LatencyGrain.STATE, [table.state == filters.state]
+    return LatencyGrain.SOURCE, [table.source == filters.source]
+
+
 def _delivery_percentiles(session: Session, filters: DashboardFilters,
                           counted: set[date]) -> tuple[float | None, float | None]:
-    """Exact while every day of the range is read live; otherwise read from the counted days'
-    histograms (within 5%, reporting/latency.py), which are kept per service: a state or source
-    filter reads the whole range live."""
-    if not counted or filters.state or filters.source:
+    """Exact while every day of the range is read live; otherwise from the counted days'
+    histograms (within 5%, reporting/latency.py), kept per service, per state and per source.
+    Filters that combine a state or source with anything else read the range live."""
+    grain = _latency_grain(filters)
+    if not counted or grain is None:
         everything = day_runs(filters.start, filters.end, set())
         return _exact_percentiles(session, filters, everything)
+    name, conditions = grain
     buckets: dict[int, int] = {}
-    conditions = [DeliveryLatencyDaily.day >= filters.start, DeliveryLatencyDaily.day <= filters.end]
-    if filters.vertical:
-        conditions.append(DeliveryLatencyDaily.vertical == filters.vertical)
-    if filters.service:
-        conditions.append(DeliveryLatencyDaily.service == filters.service)
     for bucket, count in session.execute(
         select(DeliveryLatencyDaily.bucket, func.sum(DeliveryLatencyDaily.deliveries))
-        .where(*conditions).group_by(DeliveryLatencyDaily.bucket)
+        .where(DeliveryLatencyDaily.day >= filters.start, DeliveryLatencyDaily.day <= filters.end,
+               DeliveryLatencyDaily.grain == name, *conditions)
+        .group_by(DeliveryLatencyDaily.bucket)
     ):
         buckets[bucket] = buckets.get(bucket, 0) + int(count)
     runs = day_runs(filters.start, filters.end, counted)

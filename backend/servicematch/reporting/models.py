@@ -54,17 +54,30 @@ class DeliveryDaily(Base):
     deliveries: Mapped[int] = mapped_column(Integer)
 
 
+class LatencyGrain:
+    """What a delivery-time histogram row is kept per: a service (vertical and service set), a
+    state, or a source (the other columns empty). Per state and source together it would be
+    nearly a row per delivery."""
+
+    SERVICE = "service"
+    STATE = "state"
+    SOURCE = "source"
+
+
 class DeliveryLatencyDaily(Base):
-    """Delivered deliveries of one day and service whose time to delivery fell in one bucket
-    (reporting/latency.py): percentiles over any range merge these histograms."""
+    """Delivered deliveries of one day and one service (or state, or source) whose time to
+    delivery fell in one bucket (reporting/latency.py): percentiles over any range merge these."""
 
     __tablename__ = "delivery_latency_daily"
-    __table_args__ = (Index("ix_delivery_latency_daily_day", "day"),)
+    __table_args__ = (Index("ix_delivery_latency_daily_day_grain", "day", "grain"),)
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     day: Mapped[date] = mapped_column(Date)
+    grain: Mapped[str] = mapped_column(String(8))
     vertical: Mapped[str] = mapped_column(String(32))
     service: Mapped[str] = mapped_column(String(64))
+    state: Mapped[str] = mapped_column(String(2))
+    source: Mapped[str] = mapped_column(String(120))
     bucket: Mapped[int] = mapped_column(Integer)
     deliveries: Mapped[int] = mapped_column(Integer)
 

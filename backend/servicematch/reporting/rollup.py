@@ -23,6 +23,7 @@ from servicematch.reporting.latency import bucket_of
 from servicematch.reporting.models import (
     DeliveryDaily,
     DeliveryLatencyDaily,
+    LatencyGrain,
     LeadDaily,
     ReportedDay,
     ReportKind,
@@ -115,17 +116,21 @@ def count_delivery_day(session_factory: sessionmaker[Session], day: date) -> boo
             select(literal(day), *dimensions, Delivery.status, func.count())
             .join(Lead, Lead.id == Delivery.lead_id).where(*of_day)
             .group_by(*dimensions, Delivery.status)))
-        buckets: Counter[tuple[str, str, int]] = Counter()
-        for vertical, service, seconds in session.execute(
-            select(Lead.vertical, Lead.service, seconds_to_deliver(session))
+        buckets: Counter[tuple[str, str, str, str, str, int]] = Counter()
+        for vertical, service, state, source, seconds in session.execute(
+            select(*dimensions, seconds_to_deliver(session))
             .join(Lead, Lead.id == Delivery.lead_id)
             .where(*of_day, Delivery.status == DeliveryStatus.DELIVERED, Delivery.completed_at.is_not(None))
         ):
-            buckets[(vertical, service, bucket_of(float(seconds)))] += 1
+            bucket = bucket_of(float(seconds))
+            buckets[(LatencyGrain.SERVICE, vertical, service, "", "", bucket)] += 1
+            buckets[(LatencyGrain.STATE, "", "", state, "", bucket)] += 1
+            buckets[(LatencyGrain.SOURCE, "", "", "", source, bucket)] += 1
         if buckets:
             session.execute(insert(DeliveryLatencyDaily), [
-                {"day": day, "vertical": v, "service": s, "bucket": b, "deliveries": n}
-                for (v, s, b), n in buckets.items()])
+                {"day": day, "grain": grain, "vertical": v, "service": s, "state": st, "source": src,
+                 "bucket": b, "deliveries": n}
+                for (grain, v, s, st, src, b), n in buckets.items()])
         session.commit()
     return True
 

@@ -45,11 +45,14 @@ def upgrade() -> None:
     op.create_index("ix_delivery_daily_day", "delivery_daily", ["day"])
     op.create_table(
         "delivery_latency_daily", *_dimensions(),
+        sa.Column("grain", sa.String(length=8), nullable=False),
+        sa.Column("state", sa.String(length=2), nullable=False),
+        sa.Column("source", sa.String(length=120), nullable=False),
         sa.Column("bucket", sa.Integer(), nullable=False),
         sa.Column("deliveries", sa.Integer(), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_delivery_latency_daily")),
     )
-    op.create_index("ix_delivery_latency_daily_day", "delivery_latency_daily", ["day"])
+    op.create_index("ix_delivery_latency_daily_day_grain", "delivery_latency_daily", ["day", "grain"])
     op.create_table(
         "reported_days",
         sa.Column("kind", sa.String(length=16), nullable=False),
@@ -61,6 +64,8 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("reported_days")
-    for table in ("delivery_latency_daily", "delivery_daily", "lead_daily"):
+    op.drop_index("ix_delivery_latency_daily_day_grain", table_name="delivery_latency_daily")
+    op.drop_table("delivery_latency_daily")
+    for table in ("delivery_daily", "lead_daily"):
         op.drop_index(f"ix_{table}_day", table_name=table)
         op.drop_table(table)
