@@ -103,7 +103,7 @@ def test_call_page_loads_tracking_script_by_id_and_phone_tap_is_a_contact(page: 
     serve_script(page, "https://connect.facebook.net/**", PIXEL_STUB, pixel)
     service = service_config(live_server, "final-expense-ib")
     page.goto("/call/final-expense-ib")
-    page.wait_for_function("window.__tracked === true")
+    page.wait_for_function("() => window.__tracked === true")
     assert tracking == [f"https://calls.example.test/{service['ringbaJSid']}.js"]
 
     # A tel: link would leave the page in a real phone; keep the test on the page.

@@ -57,7 +57,7 @@ def test_an_inline_script_is_blocked_and_reported(live_server, watched):
         script.textContent = 'window.__inlineRan = true';
         document.body.appendChild(script);
     }""")
-    page.wait_for_function("window.__cspViolations.length > 0")
+    page.wait_for_function("() => window.__cspViolations.length > 0")
     assert page.evaluate("window.__inlineRan") is None
     deadline = time.monotonic() + 10
     while not reports and time.monotonic() < deadline:

@@ -73,7 +73,7 @@ def test_the_form_column_sticks_on_desktop(page: Page):
     form = page.get_by_role("region", name=re.compile("request form$"))
     expect(form).to_be_visible()
     page.mouse.wheel(0, 1000)
-    page.wait_for_function("window.scrollY >= 1000")
+    page.wait_for_function("() => window.scrollY >= 1000")
     box = form.bounding_box()
     height = page.viewport_size["height"]
     assert box and 0 <= box["y"] < height / 2, f"scrolled 1,000 px the form sits at {box}"

@@ -215,7 +215,7 @@ def test_route_change_scrolls_to_the_top(page: Page):
     assert page.evaluate("window.scrollY") > 0
     footer_link.click()
     expect(page).to_have_url(re.compile("/services/roofing$"))
-    page.wait_for_function("window.scrollY === 0")
+    page.wait_for_function("() => window.scrollY === 0")
 
 
 def test_funnel_pages_use_the_reduced_shell(page: Page):
