@@ -45,6 +45,10 @@ def open_screen(page: Page, path: str, heading: str | None) -> None:
     title = page.get_by_role("heading", name=heading, exact=True) if heading else page.get_by_role("heading",
                                                                                                     level=1)
     expect(title.first).to_be_visible()
+    # A page the build did not render arrives with the server's heading, then the app draws it:
+    # audit what the app drew, not the moment between (its "Loading…" has no heading).
+    expect(page.get_by_text("Loading…")).to_have_count(0)
+    expect(title.first).to_be_visible()
     if path.startswith(("/services/", "/legal/", "/insurance/")) and "no-such" not in path:
         expect(page.get_by_text("Step 1 of", exact=False)).to_be_visible()
 
