@@ -23,26 +23,9 @@ class ReportKind:
     DELIVERIES = "deliveries"
 
 
-class LeadDaily(Base):
-    """Leads of one day with the same vertical, service, state and source."""
-
-    __tablename__ = "lead_daily"
-    __table_args__ = (Index("ix_lead_daily_day", "day"),)
-
-    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
-    day: Mapped[date] = mapped_column(Date)
-    vertical: Mapped[str] = mapped_column(String(32))
-    service: Mapped[str] = mapped_column(String(64))
-    state: Mapped[str] = mapped_column(String(2))  # "" when the lead had none
-    source: Mapped[str] = mapped_column(String(120))
-    leads: Mapped[int] = mapped_column(Integer)
-
-
-class DeliveryDaily(Base):
-    """A lead's deliveries (buyer and providers) created on one day, by their lead and final status."""
-
-    __tablename__ = "delivery_daily"
-    __table_args__ = (Index("ix_delivery_daily_day", "day"),)
+class DailyDimensions:
+    """The columns a daily count is kept by: one day, and the lead's vertical, service, state
+    ("" when the lead had none) and source (reporting/rollup.py:lead_source)."""
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     day: Mapped[date] = mapped_column(Date)
@@ -50,6 +33,23 @@ class DeliveryDaily(Base):
     service: Mapped[str] = mapped_column(String(64))
     state: Mapped[str] = mapped_column(String(2))
     source: Mapped[str] = mapped_column(String(120))
+
+
+class LeadDaily(DailyDimensions, Base):
+    """Leads of one day with the same vertical, service, state and source."""
+
+    __tablename__ = "lead_daily"
+    __table_args__ = (Index("ix_lead_daily_day", "day"),)
+
+    leads: Mapped[int] = mapped_column(Integer)
+
+
+class DeliveryDaily(DailyDimensions, Base):
+    """A lead's deliveries (buyer and providers) created on one day, by their lead and final status."""
+
+    __tablename__ = "delivery_daily"
+    __table_args__ = (Index("ix_delivery_daily_day", "day"),)
+
     status: Mapped[str] = mapped_column(String(16))
     deliveries: Mapped[int] = mapped_column(Integer)
 
@@ -64,20 +64,14 @@ class LatencyGrain:
     SOURCE = "source"
 
 
-class DeliveryLatencyDaily(Base):
+class DeliveryLatencyDaily(DailyDimensions, Base):
     """Delivered deliveries of one day and one service (or state, or source) whose time to
     delivery fell in one bucket (reporting/latency.py): percentiles over any range merge these."""
 
     __tablename__ = "delivery_latency_daily"
     __table_args__ = (Index("ix_delivery_latency_daily_day_grain", "day", "grain"),)
 
-    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
-    day: Mapped[date] = mapped_column(Date)
     grain: Mapped[str] = mapped_column(String(8))
-    vertical: Mapped[str] = mapped_column(String(32))
-    service: Mapped[str] = mapped_column(String(64))
-    state: Mapped[str] = mapped_column(String(2))
-    source: Mapped[str] = mapped_column(String(120))
     bucket: Mapped[int] = mapped_column(Integer)
     deliveries: Mapped[int] = mapped_column(Integer)
 
