@@ -17,7 +17,7 @@ from servicematch.kernel.clock import utcnow
 from servicematch.privacy import actions
 from servicematch.privacy.contacts import aware, keys_of_lead, leads_of
 from servicematch.privacy.links import read_link
-from servicematch.privacy.messages import buyer_received, matched_providers
+from servicematch.privacy.messages import lead_recipients
 from servicematch.privacy.models import LeadRevocation, PrivacyRequest, RequestKind, UsedLink
 from servicematch.privacy.requests import DONE, DUE_AFTER
 from servicematch.settings import Settings
@@ -53,9 +53,10 @@ def preview_stop(*, session_factory: sessionmaker[Session], settings: Settings, 
                                       .where(LeadRevocation.lead_id.in_([item.id for item in leads]))))
         parties: list[str] = []
         for item in leads:
-            if buyer_received(session=session, lead_id=item.id):
+            buyer, providers = lead_recipients(session=session, lead_id=item.id)
+            if buyer:
                 parties.append(settings.buyer_name or "Our lead-buying partner")
-            parties.extend(matched_providers(session=session, lead_id=item.id))
+            parties.extend(providers)
         return {
             "requests": [{"service": item.category or item.service, "submittedAt": aware(item.created_at).isoformat(),
                           "stopped": item.id in revoked} for item in leads],
