@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import bindparam, or_, select, update
+from sqlalchemy import bindparam, insert, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from servicematch.delivery import endpoints
@@ -127,18 +127,18 @@ def _take(session: Session, rows: list, *, now: datetime, settings: Settings) ->
                 error="no answer on record: the worker stopped or lost its lease during the send")
         .execution_options(synchronize_session=False)
     )
-    claims = []
+    claims, attempts = [], []
     for delivery_id, kind, target_key, webhook_url, contact_email in rows:
         if delivery_id not in taken:
             continue
         attempt_id = new_id()
-        session.add(DeliveryAttempt(
-            id=attempt_id, delivery_id=delivery_id, attempted_at=now, duration_ms=0,
-            target=_target(kind, target_key, webhook_url, contact_email, settings),
-            outcome=Outcome.SENDING,
-        ))
+        attempts.append({"id": attempt_id, "delivery_id": delivery_id, "attempted_at": now, "duration_ms": 0,
+                         "target": _target(kind, target_key, webhook_url, contact_email, settings),
+                         "outcome": Outcome.SENDING})
         claims.append(Claim(delivery_id=delivery_id, token=token, attempt_id=attempt_id,
                             endpoint=endpoints.endpoint_key(kind, target_key), claimed_until=until))
+    # One multi-row insert, without the unit of work: claiming runs for every round of sends.
+    session.execute(insert(DeliveryAttempt.__table__), attempts)
     return claims
 
 

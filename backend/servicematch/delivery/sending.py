@@ -1,6 +1,14 @@
-"""Send one claimed delivery through its channel: buyer POST, provider webhook or provider e-mail."""
+"""Prepare one claimed delivery for its channel: buyer POST, provider webhook or provider e-mail.
+
+Preparing reads the database and builds the exact message; it runs on the worker's dispatcher,
+for a whole round of claims in one session. What it returns is either the attempt's result
+already (nothing can be sent) or a `Send`: a function of the seconds left that sends the message
+once and touches nothing but the network.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import httpx
 from sqlalchemy.orm import Session
@@ -10,37 +18,51 @@ from servicematch.delivery.content import (
     provider_email,
     provider_webhook_body,
 )
-from servicematch.delivery.email_sender import send_email
 from servicematch.delivery.http_sender import encode_body, post_signed
 from servicematch.delivery.models import Delivery, TargetKind
 from servicematch.delivery.outcome import Outcome, SendResult
 from servicematch.intake.models import Lead
-from servicematch.privacy.sending import send_privacy_delivery
+from servicematch.mail.transport import new_message, send_message
+from servicematch.privacy.sending import prepare_privacy_delivery
 from servicematch.settings import Settings
 
+# Given the seconds left for the attempt, send once and answer; never raises for network trouble.
+Send = Callable[[float], SendResult]
 
-def send_delivery(
+
+class Payloads:
+    """Each lead's buyer payload, built (and its personal data decrypted) once per round."""
+
+    def __init__(self, builder: PayloadBuilder, settings: Settings) -> None:
+        self._builder, self._settings = builder, settings
+        self._built: dict[str, dict] = {}
+
+    def of(self, lead: Lead) -> dict:
+        if lead.id not in self._built:
+            self._built[lead.id] = self._builder(lead=lead, settings=self._settings)
+        return self._built[lead.id]
+
+
+def prepare_delivery(
     *, session: Session, delivery: Delivery, settings: Settings, client: httpx.Client,
-    payload_builder: PayloadBuilder, timestamp: int, deadline: float,
-) -> SendResult:
-    """Build what this target receives from the stored lead, and send it once within `deadline` s."""
-    lead = session.get(Lead, delivery.lead_id)
+    payloads: Payloads, timestamp: int,
+) -> SendResult | Send:
+    """Build what this target receives from the stored lead; the result if nothing can be sent."""
+    lead = delivery.lead
     if lead is None:
         return SendResult(outcome=Outcome.REJECTED, target=delivery.target_key, duration_ms=0,
                           error="the lead no longer exists", sent=False)
     if delivery.payload_kind != "lead":
         # A consent receipt or a privacy notice about the lead: privacy builds and sends those.
-        return send_privacy_delivery(session=session, delivery=delivery, lead=lead, settings=settings,
-                                     client=client, timestamp=timestamp, deadline=deadline)
-    payload = payload_builder(lead=lead, settings=settings)
+        return prepare_privacy_delivery(session=session, delivery=delivery, lead=lead, settings=settings,
+                                        client=client, timestamp=timestamp)
+    payload = payloads.of(lead)
     if delivery.kind == TargetKind.BUYER:
         if not settings.buyer_url:
             return _not_configured(delivery, "SERVICEMATCH_BUYER_URL is not set")
-        return post_signed(
-            client=client, url=settings.buyer_url, body=encode_body(payload),
-            secret=settings.buyer_secret, idempotency_key=lead.request_id, timestamp=timestamp,
-            timeout=deadline, allow_private=settings.private_webhooks_allowed,
-        )
+        return _post(client=client, url=settings.buyer_url, body=encode_body(payload),
+                     secret=settings.buyer_secret, idempotency_key=lead.request_id, timestamp=timestamp,
+                     allow_private=settings.private_webhooks_allowed)
     provider = delivery.provider
     if provider is None:
         return SendResult(outcome=Outcome.REJECTED, target=delivery.target_key, duration_ms=0,
@@ -54,17 +76,21 @@ def send_delivery(
                               sent=False, error="refused: unsigned webhooks are not sent in production; "
                               "give the provider a webhook secret, then retry the delivery")
         body = provider_webhook_body(lead=lead, provider=provider, payload=payload)
-        return post_signed(
-            client=client, url=provider.webhook_url, body=encode_body(body),
-            secret=provider.webhook_secret or "", idempotency_key=lead.request_id,
-            timestamp=timestamp, timeout=deadline, allow_private=settings.private_webhooks_allowed,
-        )
+        return _post(client=client, url=provider.webhook_url, body=encode_body(body),
+                     secret=provider.webhook_secret or "", idempotency_key=lead.request_id,
+                     timestamp=timestamp, allow_private=settings.private_webhooks_allowed)
     if not settings.smtp_host:
+        # Callers of the mail sender without a host get the local mailbox; provider mail waits instead.
         return _not_configured(delivery, "SERVICEMATCH_SMTP_HOST is not set")
     subject, text = provider_email(lead=lead, provider=provider, payload=payload,
                                    brand_name=settings.brand_name)
-    return send_email(settings=settings, to=provider.contact_email, subject=subject, text=text,
-                      message_id_key=delivery.id, deadline=deadline)
+    message = new_message(settings=settings, to=provider.contact_email, subject=subject, text=text,
+                          message_id_key=delivery.id)
+    return lambda deadline: send_message(settings=settings, message=message, deadline=deadline)
+
+
+def _post(**request) -> Send:
+    return lambda deadline: post_signed(**request, timeout=deadline)
 
 
 def _not_configured(delivery: Delivery, why: str) -> SendResult:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 import uuid
 from collections import Counter
 from collections.abc import Callable
@@ -26,7 +25,7 @@ from servicematch.delivery.content import PayloadBuilder, intake_payload_builder
 from servicematch.delivery.http_sender import delivery_client
 from servicematch.delivery.models import Delivery, utcnow
 from servicematch.delivery.outcome import Outcome, SendResult
-from servicematch.delivery.sending import send_delivery
+from servicematch.delivery.sending import Payloads, Send, prepare_delivery
 from servicematch.intake.models import Lead
 from servicematch.kernel.chores import HourlyChore
 from servicematch.privacy.retention import RetentionSchedule
@@ -39,7 +38,11 @@ Clock = Callable[[], datetime]
 # An attempt must end this long before its lease does, so its answer is recorded under the lease.
 LEASE_MARGIN_SECONDS = 2.0
 # While sends are under way, how often the dispatcher looks again without being woken.
-BUSY_WAIT_SECONDS = 0.05
+BUSY_WAIT_SECONDS = 0.02
+# A finished send wakes the dispatcher only once this share of the slots has finished (or
+# nothing else is under way): each round costs two transactions, so under load a round records
+# and refills several slots at once instead of one, for at most BUSY_WAIT_SECONDS of delay.
+WAKE_SHARE = 0.25
 # Connections the HTTP client keeps open (one per receiver it talks to, reused across sends).
 KEPT_CONNECTIONS = 64
 
@@ -68,6 +71,7 @@ class DeliveryWorker:
         self._lock = threading.Lock()
         self._in_flight: Counter[str] = Counter()
         self._finished: list[Completion] = []
+        self._wake_after = max(1, int(settings.worker_concurrency * WAKE_SHARE))
         # Set when a send finishes or (in run_forever) when new deliveries are committed.
         self._changed = threading.Event()
 
@@ -82,10 +86,11 @@ class DeliveryWorker:
         claims = claim_due(session_factory=self.session_factory, now=self.clock(), settings=self.settings,
                            limit=free, in_flight=in_flight,
                            endpoint_limit=self.settings.endpoint_concurrency)
+        prepared = self._prepare(claims)
         for claim in claims:
             with self._lock:
                 self._in_flight[claim.endpoint] += 1
-            self._pool.submit(self._send, claim)
+            self._pool.submit(self._send, claim, prepared[claim.delivery_id])
         return len(claims)
 
     def run_until_idle(self, max_rounds: int = 100_000) -> int:
@@ -156,39 +161,57 @@ class DeliveryWorker:
             log.info("delivery %s -> %s (%s)", completion.claim.delivery_id, status or "settled elsewhere",
                      result.status_code or result.error)
 
-    def _send(self, claim: Claim) -> None:
+    def _prepare(self, claims: list[Claim]) -> dict[str, SendResult | Send]:
+        """Build every claimed message in one session: one query for the round's deliveries, their
+        leads with the consent records (the buyer payload's IP) and their providers, and each
+        lead's payload decrypted once for all its targets."""
+        if not claims:
+            return {}
+        prepared: dict[str, SendResult | Send] = {}
+        payloads = Payloads(self.payload_builder, self.settings)
+        timestamp = int(self.clock().timestamp())
+        with self.session_factory() as session:
+            deliveries = session.scalars(
+                select(Delivery).where(Delivery.id.in_([claim.delivery_id for claim in claims]))
+                .options(joinedload(Delivery.lead).joinedload(Lead.consent), joinedload(Delivery.provider))
+            ).unique().all()
+            for delivery in deliveries:
+                try:
+                    prepared[delivery.id] = prepare_delivery(
+                        session=session, delivery=delivery, settings=self.settings, client=self._client,
+                        payloads=payloads, timestamp=timestamp)
+                except Exception as exc:
+                    # A bug or bad data while building the message is recorded like any failed attempt.
+                    log.exception("delivery %s could not be prepared", delivery.id)
+                    prepared[delivery.id] = _not_sent(f"{type(exc).__name__}: {exc}"[:500])
+        for claim in claims:
+            prepared.setdefault(claim.delivery_id, _not_sent("the delivery no longer exists"))
+        return prepared
+
+    def _send(self, claim: Claim, prepared: SendResult | Send) -> None:
         try:
-            result = self._attempt(claim)
+            result = prepared if isinstance(prepared, SendResult) else self._attempt(claim, prepared)
         except Exception as exc:
-            # A bug or bad data while building the message is recorded like any failed attempt.
             log.exception("delivery %s could not be sent", claim.delivery_id)
-            result = SendResult(outcome=Outcome.RETRY, target="(not sent)", duration_ms=0, sent=False,
-                                error=f"{type(exc).__name__}: {exc}"[:500])
+            result = _not_sent(f"{type(exc).__name__}: {exc}"[:500])
         with self._lock:
             self._finished.append(Completion(claim=claim, result=result))
             self._in_flight[claim.endpoint] -= 1
-        self._changed.set()
+            wake = (len(self._finished) >= self._wake_after
+                    or sum(self._in_flight.values()) == 0)
+        if wake:
+            self._changed.set()
 
-    def _attempt(self, claim: Claim) -> SendResult:
-        now = self.clock()
-        lease_left = (claim.claimed_until - now).total_seconds() - LEASE_MARGIN_SECONDS
+    def _attempt(self, claim: Claim, send: Send) -> SendResult:
+        lease_left = (claim.claimed_until - self.clock()).total_seconds() - LEASE_MARGIN_SECONDS
         deadline = min(self.settings.delivery_timeout_seconds, lease_left)
         if deadline <= 0:
-            return SendResult(outcome=Outcome.RETRY, target="(not sent)", duration_ms=0, sent=False,
-                              error="not sent: too little of the lease was left for a full attempt")
-        started = time.monotonic()
-        with self.session_factory() as session:
-            # One query for what every channel reads: the delivery, its lead with the consent
-            # record (the buyer payload's IP), and its provider.
-            delivery = session.scalars(
-                select(Delivery).where(Delivery.id == claim.delivery_id)
-                .options(joinedload(Delivery.lead).joinedload(Lead.consent), joinedload(Delivery.provider))
-            ).one()
-            return send_delivery(
-                session=session, delivery=delivery, settings=self.settings, client=self._client,
-                payload_builder=self.payload_builder, timestamp=int(now.timestamp()),
-                deadline=deadline - (time.monotonic() - started),
-            )
+            return _not_sent("not sent: too little of the lease was left for a full attempt")
+        return send(deadline)
+
+
+def _not_sent(error: str) -> SendResult:
+    return SendResult(outcome=Outcome.RETRY, target="(not sent)", duration_ms=0, sent=False, error=error)
 
 
 class BackgroundWorker:

@@ -1,7 +1,8 @@
-"""Send one privacy delivery the worker claimed: a consent receipt or a notice to a recipient."""
+"""Prepare one privacy delivery the worker claimed: a consent receipt or a notice to a recipient."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -26,20 +27,27 @@ def _catalog(catalog_dir: Path):
     return load_catalog(catalog_dir)
 
 
-def send_privacy_delivery(*, session: Session, delivery: Delivery, lead: Lead, settings: Settings,
-                          client: httpx.Client, timestamp: int, deadline: float) -> SendResult:
-    """Send a receipt or a notice once, within `deadline` seconds in all."""
+def prepare_privacy_delivery(*, session: Session, delivery: Delivery, lead: Lead, settings: Settings,
+                             client: httpx.Client, timestamp: int) -> SendResult | Callable[[float], SendResult]:
+    """Build a receipt or a notice; returns the result if nothing can be sent, else its sender.
+
+    The sender takes the seconds left for the attempt and sends once within them.
+    """
     if delivery.payload_kind == RECEIPT:
         to, subject, text, headers = receipt(session=session, lead=lead, settings=settings,
                                              catalog=_catalog(settings.catalog_dir))
         if not to:
             return _rejected(delivery, "the lead has no e-mail address any more")
-        result = send_message(settings=settings, deadline=deadline, message=new_message(
-            settings=settings, to=to, subject=subject, text=text, message_id_key=delivery.id,
-            headers=headers))
-        # The attempt log keeps no consumer address: it outlives an erasure request's reach.
-        return replace(result, target="consumer e-mail (receipt)",
-                       error=result.error.replace(to, "<consumer>") if result.error else None)
+        message = new_message(settings=settings, to=to, subject=subject, text=text, message_id_key=delivery.id,
+                              headers=headers)
+
+        def send_receipt(deadline: float) -> SendResult:
+            result = send_message(settings=settings, deadline=deadline, message=message)
+            # The attempt log keeps no consumer address: it outlives an erasure request's reach.
+            return replace(result, target="consumer e-mail (receipt)",
+                           error=result.error.replace(to, "<consumer>") if result.error else None)
+
+        return send_receipt
     correction_of = correction_request_id(delivery)
     body = notice_body(session=session, lead=lead, delivery=delivery,
                        correction=_correction(session, settings, correction_of))
@@ -49,20 +57,21 @@ def send_privacy_delivery(*, session: Session, delivery: Delivery, lead: Lead, s
         if not settings.buyer_url:
             return SendResult(outcome=Outcome.RETRY, target=delivery.target_key, duration_ms=0,
                               error="SERVICEMATCH_BUYER_URL is not set", sent=False)
-        return post_signed(client=client, url=settings.buyer_url, body=encode_body(body),
-                           secret=settings.buyer_secret, idempotency_key=idempotency_key,
-                           timestamp=timestamp, timeout=deadline, allow_private=settings.private_webhooks_allowed)
-    provider = delivery.provider
-    if provider is None:
-        return _rejected(delivery, "the provider no longer exists")
-    if delivery.kind == "provider_webhook" and provider.webhook_url:
-        return post_signed(client=client, url=provider.webhook_url, body=encode_body(body),
-                           secret=provider.webhook_secret or "", idempotency_key=idempotency_key,
-                           timestamp=timestamp, timeout=deadline, allow_private=settings.private_webhooks_allowed)
-    subject, text = notice_email(body=body, brand_name=settings.brand_name)
-    return send_message(settings=settings, deadline=deadline, message=new_message(
-        settings=settings, to=provider.contact_email, subject=subject, text=text,
-        message_id_key=delivery.id))
+        url, secret = settings.buyer_url, settings.buyer_secret
+    else:
+        provider = delivery.provider
+        if provider is None:
+            return _rejected(delivery, "the provider no longer exists")
+        if not (delivery.kind == "provider_webhook" and provider.webhook_url):
+            subject, text = notice_email(body=body, brand_name=settings.brand_name)
+            message = new_message(settings=settings, to=provider.contact_email, subject=subject, text=text,
+                                  message_id_key=delivery.id)
+            return lambda deadline: send_message(settings=settings, deadline=deadline, message=message)
+        url, secret = provider.webhook_url, provider.webhook_secret or ""
+    encoded = encode_body(body)
+    return lambda deadline: post_signed(client=client, url=url, body=encoded, secret=secret,
+                                        idempotency_key=idempotency_key, timestamp=timestamp,
+                                        timeout=deadline, allow_private=settings.private_webhooks_allowed)
 
 
 def _correction(session: Session, settings: Settings, request_id: str | None) -> str | None:
