@@ -13,6 +13,7 @@ from servicematch.console.models import Operator
 from servicematch.console.sessions import COOKIE_NAME, end_session, start_session
 from servicematch.console.throttle import enforce_signin_throttle
 from servicematch.errors import SIGNED_IN_ERROR_RESPONSES, error_body
+from servicematch.intake.schemas import text
 from servicematch.kernel.clock import utcnow
 from servicematch.settings import Settings
 
@@ -26,7 +27,7 @@ router = APIRouter(prefix="/api/console", tags=["console"], responses=SIGNED_IN_
 class SignIn(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    email: str = Field(min_length=1, max_length=254)
+    email: text(254, min_length=1)
     password: str = Field(min_length=1, max_length=accounts.MAX_PASSWORD_LENGTH)
     totp: str | None = Field(default=None, max_length=12)
 

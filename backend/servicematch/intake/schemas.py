@@ -28,14 +28,15 @@ SINGLE_LINE_PATTERN = r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*$"
 MULTI_LINE_PATTERN = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]*$"
 
 
-def _documented(max_length: int, pattern: str) -> WithJsonSchema:
-    return WithJsonSchema({"type": "string", "maxLength": max_length, "pattern": pattern})
+def _documented(max_length: int, pattern: str, min_length: int = 0) -> WithJsonSchema:
+    return WithJsonSchema({"type": "string", "maxLength": max_length, "pattern": pattern}
+                          | ({"minLength": min_length} if min_length else {}))
 
 
-def text(max_length: int) -> Any:
-    """A consumer-typed value on one line: control characters are refused with a 422."""
-    return Annotated[str, StringConstraints(max_length=max_length), AfterValidator(_single_line),
-                     _documented(max_length, SINGLE_LINE_PATTERN)]
+def text(max_length: int, min_length: int = 0) -> Any:
+    """A typed value on one line: control characters are refused with a 422."""
+    return Annotated[str, StringConstraints(min_length=min_length, max_length=max_length),
+                     AfterValidator(_single_line), _documented(max_length, SINGLE_LINE_PATTERN, min_length)]
 
 
 def metadata(max_length: int) -> Any:

@@ -1,0 +1,34 @@
+"""Control characters in what an operator (or anyone) sends the console: a clear 422, on both databases."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import func, select
+
+from servicematch.console.models import AuditEntry
+
+
+@pytest.mark.parametrize("email", ["\x00", "admin@example.com\x00", "a\r\nb@example.com"])
+def test_sign_in_refuses_control_characters_and_writes_nothing(client, app, email):
+    def audit_entries() -> int:
+        with app.state.session_factory() as session:
+            return session.scalar(select(func.count()).select_from(AuditEntry))
+
+    before = audit_entries()
+    answer = client.post("/api/console/session", json={"email": email, "password": "whatever"})
+    assert answer.status_code == 422
+    assert "control characters" in answer.json()["fields"]["email"]
+    assert audit_entries() == before
+
+
+@pytest.mark.parametrize(("path", "parameter"), [
+    ("/api/console/dashboard", "source"), ("/api/console/dashboard", "service"),
+    ("/api/console/leads", "q"), ("/api/console/leads", "state"), ("/api/console/leads", "from"),
+    ("/api/console/deliveries", "status"), ("/api/console/audit", "cursor"),
+])
+def test_filters_with_control_characters_are_refused_by_name(admin, path, parameter):
+    answer = admin.get(path, params={parameter: "tx\x00"})
+    assert answer.status_code == 422
+    assert list(answer.json()["fields"]) == [parameter]
+    assert "control characters" in answer.json()["fields"][parameter]
+    assert admin.get(path).status_code == 200
