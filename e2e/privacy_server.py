@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import email
+import json
 import os
 import subprocess
 import sys
@@ -65,9 +66,18 @@ def _database(backend: str, workdir: Path) -> tuple[str, list]:
     return f"{base}/{name}", [drop]
 
 
-def _cli(env: dict[str, str], *args: str) -> None:
-    subprocess.run([sys.executable, "-m", "servicematch.cli", *args], cwd=ROOT, env=env, check=True,
-                   stdout=subprocess.DEVNULL)
+# Several CLI commands in one Python process: each process would pay the imports again.
+_RUN_COMMANDS = """
+import json, sys
+from servicematch.cli import main
+for args in json.loads(sys.argv[1]):
+    main(args, standalone_mode=False)
+"""
+
+
+def _cli(env: dict[str, str], *commands: list[str]) -> None:
+    subprocess.run([sys.executable, "-c", _RUN_COMMANDS, json.dumps(commands)], cwd=ROOT, env=env,
+                   check=True, stdout=subprocess.DEVNULL)
 
 
 def start_privacy_server(*, backend: str, workdir: Path, static_dir: Path, log: Path) -> PrivacyServer:
@@ -94,11 +104,11 @@ def start_privacy_server(*, backend: str, workdir: Path, static_dir: Path, log: 
         "HOST": "127.0.0.1",
         "PORT": str(port),
     }
-    _cli(env, "migrate")
-    _cli(env, "providers", "add", "--name", "Cool Air", "--email", "dispatch@coolair.example", "--service",
-         "hvac", "--state", "TX", "--webhook-url", provider_hook.url, "--webhook-secret", PROVIDER_SECRET)
-    _cli(env, "providers", "add", "--name", "Lone Star Heating", "--email", "office@lonestar.example",
-         "--service", "hvac", "--state", "TX")
+    _cli(env, ["migrate"],
+         ["providers", "add", "--name", "Cool Air", "--email", "dispatch@coolair.example", "--service",
+          "hvac", "--state", "TX", "--webhook-url", provider_hook.url, "--webhook-secret", PROVIDER_SECRET],
+         ["providers", "add", "--name", "Lone Star Heating", "--email", "office@lonestar.example",
+          "--service", "hvac", "--state", "TX"])
     base_url = f"http://127.0.0.1:{port}"
     with log.open("w") as out:
         process = start_server(env=env, base_url=base_url, output=out)
