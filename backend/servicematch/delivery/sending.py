@@ -35,12 +35,19 @@ class Payloads:
 
     def __init__(self, builder: PayloadBuilder, settings: Settings) -> None:
         self._builder, self._settings = builder, settings
-        self._built: dict[str, dict] = {}
+        self._built: dict[str, dict | Exception] = {}
 
     def of(self, lead: Lead) -> dict:
+        """The payload; raises what building it raised, for each of the lead's targets alike."""
         if lead.id not in self._built:
-            self._built[lead.id] = self._builder(lead=lead, settings=self._settings)
-        return self._built[lead.id]
+            try:
+                self._built[lead.id] = self._builder(lead=lead, settings=self._settings)
+            except Exception as exc:
+                self._built[lead.id] = exc
+        built = self._built[lead.id]
+        if isinstance(built, Exception):
+            raise built
+        return built
 
 
 def prepare_delivery(

@@ -68,3 +68,39 @@ def test_an_smtp_server_that_is_down_is_retried(add_provider, make_lead, worker,
     assert (mail.status, mail.attempt_count) == (DeliveryStatus.PENDING, 1)
     assert attempts_of(session_factory, mail.id)[0].outcome == "retry"
 
+
+
+def test_a_round_decrypts_each_lead_once_for_all_its_targets_and_a_bad_build_fails_alone(
+        app, settings, clock, add_provider, make_lead, smtp, session_factory):
+    from servicematch.delivery.content import intake_payload_builder
+    from servicematch.delivery.worker import DeliveryWorker
+
+    built: list[str] = []
+    broken: set[str] = set()
+
+    def counting_builder(*, lead, settings):
+        built.append(lead.id)
+        if lead.id in broken:
+            raise ValueError("this lead's stored data cannot be read")
+        return intake_payload_builder(lead=lead, settings=settings)
+
+    hook = HttpReceiver().start()
+    worker = DeliveryWorker(session_factory=session_factory, settings=settings, clock=clock,
+                            payload_builder=counting_builder)
+    try:
+        add_provider("Cool Air", webhook_url=hook.url, webhook_secret="cool-secret",
+                     contact_email="dispatch@coolair.example")
+        good, bad = make_lead(), make_lead()
+        broken.add(bad.id)
+        assert worker.run_until_idle() == 6  # buyer, webhook and e-mail of each lead, in one round
+        assert sorted(built) == sorted([good.id, bad.id])  # once per lead, not once per target
+        hook.wait_for(1)
+    finally:
+        worker.close()
+        hook.stop()
+    assert {d.status for d in deliveries_of(session_factory, good.id)} == {DeliveryStatus.DELIVERED}
+    failed = deliveries_of(session_factory, bad.id)
+    assert {d.status for d in failed} == {DeliveryStatus.PENDING}
+    for delivery in failed:
+        [attempt] = attempts_of(session_factory, delivery.id)
+        assert attempt.outcome == "retry" and "cannot be read" in attempt.error
