@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from itertools import count
 
 import httpx
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Locator, Page, Route, expect
 from sqlalchemy import text
 
 BASE_STEP = 98
@@ -113,6 +113,20 @@ def wait_until_interactive(page: Page) -> None:
     """Wait until React has taken over the page rendered at build time (the page marks the
     document): before that links still work, and fields keep what is typed, but buttons do nothing."""
     page.wait_for_function("() => document.documentElement.dataset.interactive === 'true'")
+
+
+def is_desktop(page: Page) -> bool:
+    """Whether the page is in the desktop layout (Tailwind's lg breakpoint), not the phone one."""
+    return (page.viewport_size or {}).get("width", 0) >= 1024
+
+
+def wait_until_drawn(page: Page, title: Locator | None = None) -> None:
+    """Wait until the app has drawn the page: a page the build did not render arrives with the
+    server's heading, then shows "Loading…" (no heading, no links) until the app draws it."""
+    title = title or page.get_by_role("heading", level=1)
+    expect(title.first).to_be_visible()
+    expect(page.get_by_text("Loading…")).to_have_count(0)
+    expect(title.first).to_be_visible()
 
 
 def expect_step(page: Page, number: int, total: int) -> None:

@@ -10,8 +10,10 @@ from funnel_steps import (
     answer_step,
     call_flow_steps,
     expect_step,
+    is_desktop,
     lead_form_steps,
     service_config,
+    wait_until_drawn,
 )
 from playwright.sync_api import Page, expect
 
@@ -36,19 +38,10 @@ PAGES = [
 ]
 
 
-def is_desktop(page: Page) -> bool:
-    return (page.viewport_size or {}).get("width", 0) >= 1024
-
-
 def open_screen(page: Page, path: str, heading: str | None) -> None:
     page.goto(path)
-    title = page.get_by_role("heading", name=heading, exact=True) if heading else page.get_by_role("heading",
-                                                                                                    level=1)
-    expect(title.first).to_be_visible()
-    # A page the build did not render arrives with the server's heading, then the app draws it:
-    # audit what the app drew, not the moment between (its "Loading…" has no heading).
-    expect(page.get_by_text("Loading…")).to_have_count(0)
-    expect(title.first).to_be_visible()
+    # Audit what the app drew, not the moment between the server's heading and the page.
+    wait_until_drawn(page, page.get_by_role("heading", name=heading, exact=True) if heading else None)
     if path.startswith(("/services/", "/legal/", "/insurance/")) and "no-such" not in path:
         expect(page.get_by_text("Step 1 of", exact=False)).to_be_visible()
 

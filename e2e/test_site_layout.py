@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from funnel_steps import service_config
+from funnel_steps import is_desktop, service_config
 from playwright.sync_api import Locator, Page, expect
 
 pytestmark = pytest.mark.browser
@@ -17,10 +17,6 @@ HIT_TEST = """element => {
   const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2)
   return !!hit && (hit === element || element.contains(hit))
 }"""
-
-
-def is_desktop(page: Page) -> bool:
-    return (page.viewport_size or {}).get("width", 0) >= 1024
 
 
 def assert_tappable(link: Locator) -> None:

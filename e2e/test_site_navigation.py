@@ -8,6 +8,7 @@ import pytest
 from funnel_steps import (
     Contact,
     advance_to,
+    is_desktop,
     lead_form_steps,
     service_config,
     wait_until_interactive,
@@ -15,10 +16,6 @@ from funnel_steps import (
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
-
-
-def is_desktop(page: Page) -> bool:
-    return (page.viewport_size or {}).get("width", 0) >= 1024
 
 
 def test_desktop_menu_opens_on_hover_and_closes_after_a_delay(page: Page, save_screenshot):

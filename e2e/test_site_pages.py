@@ -6,14 +6,10 @@ import re
 from datetime import date
 
 import pytest
-from funnel_steps import wait_until_interactive
+from funnel_steps import is_desktop, wait_until_interactive
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
-
-
-def is_desktop(page: Page) -> bool:
-    return (page.viewport_size or {}).get("width", 0) >= 1024
 
 
 def test_home_shows_every_section(page: Page, save_screenshot):

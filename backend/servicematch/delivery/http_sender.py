@@ -17,6 +17,7 @@ from servicematch.delivery.guarded_network import (
 from servicematch.delivery.outcome import (
     RESPONSE_BODY_LIMIT,
     Outcome,
+    Send,
     SendResult,
     classify_http_status,
 )
@@ -103,6 +104,12 @@ def post_signed(
         outcome=outcome, target=url, duration_ms=_elapsed_ms(started), status_code=status_code,
         response_body=answer[:RESPONSE_BODY_LIMIT].decode("utf-8", errors="replace"), error=error,
     )
+
+
+def signed_post(**request) -> Send:
+    """post_signed with everything but its timeout bound now: built on the worker's dispatcher,
+    sent by a send thread with the seconds the attempt has left."""
+    return lambda deadline: post_signed(**request, timeout=deadline)
 
 
 def _elapsed_ms(started: float) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 # Enough of a receiver's answer to understand a rejection, not enough to bloat the table. The
@@ -38,6 +39,11 @@ class SendResult:
             return False
         redirected = self.status_code is not None and 300 <= self.status_code < 400
         return self.outcome == Outcome.RETRY or redirected
+
+
+# A message built and ready: given the seconds left for the attempt, it is sent once and answers;
+# it never raises for network trouble.
+Send = Callable[[float], SendResult]
 
 
 def classify_http_status(status_code: int) -> str:

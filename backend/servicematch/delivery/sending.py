@@ -8,8 +8,6 @@ once and touches nothing but the network.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import httpx
 from sqlalchemy.orm import Session
 
@@ -18,16 +16,13 @@ from servicematch.delivery.content import (
     provider_email,
     provider_webhook_body,
 )
-from servicematch.delivery.http_sender import encode_body, post_signed
+from servicematch.delivery.http_sender import encode_body, signed_post
 from servicematch.delivery.models import Delivery, TargetKind
-from servicematch.delivery.outcome import Outcome, SendResult
+from servicematch.delivery.outcome import Outcome, Send, SendResult
 from servicematch.intake.models import Lead
-from servicematch.mail.transport import new_message, send_message
+from servicematch.mail.transport import message_send, new_message
 from servicematch.privacy.sending import prepare_privacy_delivery
 from servicematch.settings import Settings
-
-# Given the seconds left for the attempt, send once and answer; never raises for network trouble.
-Send = Callable[[float], SendResult]
 
 
 class Payloads:
@@ -42,7 +37,7 @@ class Payloads:
         if lead.id not in self._built:
             try:
                 self._built[lead.id] = self._builder(lead=lead, settings=self._settings)
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - raised again below, for each target
                 self._built[lead.id] = exc
         built = self._built[lead.id]
         if isinstance(built, Exception):
@@ -67,9 +62,9 @@ def prepare_delivery(
     if delivery.kind == TargetKind.BUYER:
         if not settings.buyer_url:
             return _not_configured(delivery, "SERVICEMATCH_BUYER_URL is not set")
-        return _post(client=client, url=settings.buyer_url, body=encode_body(payload),
-                     secret=settings.buyer_secret, idempotency_key=lead.request_id, timestamp=timestamp,
-                     allow_private=settings.private_webhooks_allowed)
+        return signed_post(client=client, url=settings.buyer_url, body=encode_body(payload),
+                           secret=settings.buyer_secret, idempotency_key=lead.request_id,
+                           timestamp=timestamp, allow_private=settings.private_webhooks_allowed)
     provider = delivery.provider
     if provider is None:
         return SendResult(outcome=Outcome.REJECTED, target=delivery.target_key, duration_ms=0,
@@ -83,9 +78,9 @@ def prepare_delivery(
                               sent=False, error="refused: unsigned webhooks are not sent in production; "
                               "give the provider a webhook secret, then retry the delivery")
         body = provider_webhook_body(lead=lead, provider=provider, payload=payload)
-        return _post(client=client, url=provider.webhook_url, body=encode_body(body),
-                     secret=provider.webhook_secret or "", idempotency_key=lead.request_id,
-                     timestamp=timestamp, allow_private=settings.private_webhooks_allowed)
+        return signed_post(client=client, url=provider.webhook_url, body=encode_body(body),
+                           secret=provider.webhook_secret or "", idempotency_key=lead.request_id,
+                           timestamp=timestamp, allow_private=settings.private_webhooks_allowed)
     if not settings.smtp_host:
         # Callers of the mail sender without a host get the local mailbox; provider mail waits instead.
         return _not_configured(delivery, "SERVICEMATCH_SMTP_HOST is not set")
@@ -93,11 +88,7 @@ def prepare_delivery(
                                    brand_name=settings.brand_name)
     message = new_message(settings=settings, to=provider.contact_email, subject=subject, text=text,
                           message_id_key=delivery.id)
-    return lambda deadline: send_message(settings=settings, message=message, deadline=deadline)
-
-
-def _post(**request) -> Send:
-    return lambda deadline: post_signed(**request, timeout=deadline)
+    return message_send(settings=settings, message=message)
 
 
 def _not_configured(delivery: Delivery, why: str) -> SendResult:

@@ -24,8 +24,8 @@ from servicematch.delivery.claims import Claim, Completion, claim_due, complete_
 from servicematch.delivery.content import PayloadBuilder, intake_payload_builder
 from servicematch.delivery.http_sender import delivery_client
 from servicematch.delivery.models import Delivery, utcnow
-from servicematch.delivery.outcome import Outcome, SendResult
-from servicematch.delivery.sending import Payloads, Send, prepare_delivery
+from servicematch.delivery.outcome import Outcome, Send, SendResult
+from servicematch.delivery.sending import Payloads, prepare_delivery
 from servicematch.intake.models import Lead
 from servicematch.kernel.chores import HourlyChore
 from servicematch.privacy.retention import RetentionSchedule

@@ -9,7 +9,7 @@ import time
 from email.message import EmailMessage
 from email.utils import formatdate
 
-from servicematch.delivery.outcome import Outcome, SendResult
+from servicematch.delivery.outcome import Outcome, Send, SendResult
 from servicematch.mail.mailbox import LocalMailbox
 from servicematch.settings import Settings
 
@@ -28,6 +28,11 @@ def new_message(*, settings: Settings, to: str, subject: str, text: str, message
         message[name] = value
     message.set_content(text)
     return message
+
+
+def message_send(*, settings: Settings, message: EmailMessage) -> Send:
+    """send_message for a message built now and handed over later, within the seconds then left."""
+    return lambda deadline: send_message(settings=settings, message=message, deadline=deadline)
 
 
 def send_message(*, settings: Settings, message: EmailMessage, deadline: float | None = None) -> SendResult:

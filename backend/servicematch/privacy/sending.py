@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -10,11 +9,11 @@ from pathlib import Path
 import httpx
 from sqlalchemy.orm import Session
 
-from servicematch.delivery.http_sender import encode_body, post_signed
+from servicematch.delivery.http_sender import encode_body, signed_post
 from servicematch.delivery.models import Delivery
-from servicematch.delivery.outcome import Outcome, SendResult
+from servicematch.delivery.outcome import Outcome, Send, SendResult
 from servicematch.intake.models import Lead
-from servicematch.mail.transport import new_message, send_message
+from servicematch.mail.transport import message_send, new_message, send_message
 from servicematch.privacy.messages import notice_body, notice_email, receipt
 from servicematch.privacy.notices import RECEIPT, correction_request_id
 from servicematch.settings import Settings
@@ -28,7 +27,7 @@ def _catalog(catalog_dir: Path):
 
 
 def prepare_privacy_delivery(*, session: Session, delivery: Delivery, lead: Lead, settings: Settings,
-                             client: httpx.Client, timestamp: int) -> SendResult | Callable[[float], SendResult]:
+                             client: httpx.Client, timestamp: int) -> SendResult | Send:
     """Build a receipt or a notice; returns the result if nothing can be sent, else its sender.
 
     The sender takes the seconds left for the attempt and sends once within them.
@@ -66,12 +65,11 @@ def prepare_privacy_delivery(*, session: Session, delivery: Delivery, lead: Lead
             subject, text = notice_email(body=body, brand_name=settings.brand_name)
             message = new_message(settings=settings, to=provider.contact_email, subject=subject, text=text,
                                   message_id_key=delivery.id)
-            return lambda deadline: send_message(settings=settings, deadline=deadline, message=message)
+            return message_send(settings=settings, message=message)
         url, secret = provider.webhook_url, provider.webhook_secret or ""
-    encoded = encode_body(body)
-    return lambda deadline: post_signed(client=client, url=url, body=encoded, secret=secret,
-                                        idempotency_key=idempotency_key, timestamp=timestamp,
-                                        timeout=deadline, allow_private=settings.private_webhooks_allowed)
+    return signed_post(client=client, url=url, body=encode_body(body), secret=secret,
+                       idempotency_key=idempotency_key, timestamp=timestamp,
+                       allow_private=settings.private_webhooks_allowed)
 
 
 def _correction(session: Session, settings: Settings, request_id: str | None) -> str | None:
