@@ -1,99 +1,65 @@
-"""GET /api/console/dashboard: leads by day, vertical, service, state and source; delivery health.
+"""GET /api/console/dashboard: leads by day, vertical, service, state and source; funnels; delivery health.
 
-Days already counted are read from the daily counts (reporting/), the rest of the range (today,
-normally) from the leads and deliveries themselves; nothing is decrypted. The funnels come from
-console/funnels.py.
+An answer adds two parts. Days already counted are read from the daily counts (reporting/,
+events/), and that part is kept in memory while they stand (console/counted.py); the rest of the
+range (today, normally) is read from the leads, deliveries and events themselves on every call.
+Nothing is decrypted. Funnels come from console/funnels.py, delivery health from
+console/delivery_health.py.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import timedelta
 
-from sqlalchemy import and_, func, literal, or_, select, tuple_, union_all
+from sqlalchemy import func, literal, select, tuple_
 from sqlalchemy.orm import Session
 
 from servicematch.catalog.loader import CatalogIndex
-from servicematch.console.funnels import call_clicks, event_counts, funnels
-from servicematch.console.paging import day_of, day_start, parse_day
-from servicematch.delivery.models import LEAD_KINDS, Delivery, DeliveryStatus
-from servicematch.errors import ServiceMatchError
+from servicematch.console.counted import CountedDays, cached, counted_days, on_days
+from servicematch.console.dashboard_filters import DashboardFilters
+from servicematch.console.delivery_health import (
+    counted_deliveries,
+    delivery_health,
+    live_deliveries,
+)
+from servicematch.console.funnels import (
+    call_clicks,
+    counted_event_counts,
+    funnels,
+    live_event_counts,
+)
+from servicematch.console.paging import day_of
 from servicematch.intake.models import Lead
-from servicematch.kernel.clock import utcnow
-from servicematch.reporting import latency
-from servicematch.reporting.latency import bucket_of
-from servicematch.reporting.models import (
-    DeliveryDaily,
-    DeliveryLatencyDaily,
-    LatencyGrain,
-    LeadDaily,
-    ReportKind,
-)
-from servicematch.reporting.rollup import (
-    day_runs,
-    lead_dimensions,
-    lead_source,
-    reported_days,
-    seconds_to_deliver,
-)
+from servicematch.reporting.models import LeadDaily
+from servicematch.reporting.rollup import day_runs, in_runs, lead_dimensions
 
-DEFAULT_DAYS = 30
-MAX_DAYS = 366
+LEAD_GROUPS = ("day", "service", "state", "source")
 
 
 @dataclass(frozen=True)
-class DashboardFilters:
-    start: date
-    end: date  # inclusive
-    vertical: str = ""
-    service: str = ""
-    state: str = ""
-    source: str = ""
+class Tally:
+    """Counts over some days of a range, before they are ranked and rounded: the counted days'
+    part and the live part are each one, and an answer is their sum."""
 
-    @classmethod
-    def parse(cls, *, date_from: str | None, date_to: str | None, vertical: str = "", service: str = "",
-              state: str = "", source: str = "") -> DashboardFilters:
-        end = parse_day(date_to, "to") or utcnow().date()
-        start = parse_day(date_from, "from") or end - timedelta(days=DEFAULT_DAYS - 1)
-        if start > end:
-            raise ServiceMatchError("from must not be after to.", fields={"from": "after to"}, status_code=422)
-        if (end - start).days >= MAX_DAYS:
-            raise ServiceMatchError(f"Choose a range of at most {MAX_DAYS} days.", fields={"from": "range too long"},
-                                    status_code=422)
-        return cls(start=start, end=end, vertical=vertical, service=service, state=state.upper(), source=source)
+    leads: dict[str, Counter]  # by LEAD_GROUPS: (day, vertical), service, state, source
+    statuses: Counter  # deliveries by status
+    buckets: Counter  # times to delivery (reporting/latency.py)
+    events: Counter  # console/funnels.py: Counts
 
-    @property
-    def since(self):
-        return day_start(self.start)
-
-    @property
-    def until(self):
-        return day_start(self.end + timedelta(days=1))
+    def __add__(self, other: Tally) -> Tally:
+        return Tally(leads={name: _sum(self.leads[name], other.leads[name]) for name in LEAD_GROUPS},
+                     statuses=_sum(self.statuses, other.statuses), buckets=_sum(self.buckets, other.buckets),
+                     events=_sum(self.events, other.events))
 
 
-def _lead_conditions(filters: DashboardFilters) -> list:
-    conditions = [Lead.created_at >= filters.since, Lead.created_at < filters.until]
-    if filters.vertical:
-        conditions.append(Lead.vertical == filters.vertical)
-    if filters.service:
-        conditions.append(Lead.service == filters.service)
-    if filters.state:
-        conditions.append(Lead.state == filters.state)
-    if filters.source:
-        conditions.append(lead_source() == filters.source)
-    return conditions
-
-
-def _daily_conditions(table, filters: DashboardFilters) -> list:
-    conditions = [table.day >= filters.start, table.day <= filters.end]
-    for name in ("vertical", "service", "state", "source"):
-        if getattr(filters, name):
-            conditions.append(getattr(table, name) == getattr(filters, name))
-    return conditions
-
-
-def _in_runs(column, runs: list) -> object:
-    return or_(*(and_(column >= start, column < end) for start, end in runs))
+def _sum(first: Counter, second: Counter) -> Counter:
+    """A new Counter: the cached part is shared by later calls. The first's keys come first, so
+    funnels tied on page views are listed in the daily counts' order."""
+    total = Counter(first)
+    total.update(second)
+    return total
 
 
 def _ranked(rows) -> list[dict]:
@@ -101,189 +67,97 @@ def _ranked(rows) -> list[dict]:
                   key=lambda item: (-item["count"], item["key"]))
 
 
-def _lead_rows(session: Session, filters: DashboardFilters):
-    """(day, vertical, service, state, source, n) over the range: days already counted from
-    lead_daily, the others (today, normally) from the leads themselves, one row per lead."""
-    counted = reported_days(session, ReportKind.LEADS, filters.start, filters.end)
-    parts = []
-    if counted:
-        parts.append(select(LeadDaily.day.label("day"), LeadDaily.vertical, LeadDaily.service, LeadDaily.state,
-                            LeadDaily.source, LeadDaily.leads.label("n"))
-                     .where(*_daily_conditions(LeadDaily, filters)))
-    runs = day_runs(filters.start, filters.end, counted)
-    if runs:
-        vertical, service, state, source = lead_dimensions()
-        parts.append(select(day_of(session, Lead.created_at).label("day"), vertical.label("vertical"),
-                            service.label("service"), state.label("state"), source.label("source"),
-                            literal(1).label("n"))
-                     .where(*_lead_conditions(filters), _in_runs(Lead.created_at, runs)))
-    return (parts[0] if len(parts) == 1 else union_all(*parts)).subquery()
+def _counted_lead_rows(filters: DashboardFilters, days: CountedDays):
+    """(day, vertical, service, state, source, n) of the counted days, from lead_daily."""
+    if not days.leads:
+        return None
+    return select(LeadDaily.day.label("day"), LeadDaily.vertical, LeadDaily.service, LeadDaily.state,
+                  LeadDaily.source, LeadDaily.leads.label("n")).where(
+        on_days(LeadDaily.day, days.leads), *filters.dimension_conditions(LeadDaily)).subquery()
 
 
-def _lead_groups(session: Session, filters: DashboardFilters) -> dict[str, list[tuple]]:
-    """Counts by (day, vertical), service, state and source over the filtered leads.
+def _live_lead_rows(session: Session, filters: DashboardFilters, days: CountedDays):
+    """The same of the other days (today, normally), one row per lead."""
+    runs = day_runs(filters.start, filters.end, days.leads)
+    if not runs:
+        return None
+    vertical, service, state, source = lead_dimensions()
+    return select(day_of(session, Lead.created_at).label("day"), vertical.label("vertical"),
+                  service.label("service"), state.label("state"), source.label("source"), literal(1).label("n")
+                  ).where(*filters.lead_conditions(), in_runs(Lead.created_at, runs)).subquery()
+
+
+def _lead_groups(session: Session, rows) -> dict[str, Counter]:
+    """Counts by (day, vertical), service, state and source over `rows` (None: no day to read).
 
     PostgreSQL reads the rows once (GROUPING SETS); SQLite, which has none, groups four times.
     """
-    rows = _lead_rows(session, filters)
+    found: dict[str, Counter] = {name: Counter() for name in LEAD_GROUPS}
+    if rows is None:
+        return found
     total = func.sum(rows.c.n)
     sets = {"day": (rows.c.day, rows.c.vertical), "service": (rows.c.service,), "state": (rows.c.state,),
             "source": (rows.c.source,)}
     if session.bind.dialect.name != "postgresql":
-        return {name: session.execute(select(*columns, total).group_by(*columns)).all()
-                for name, columns in sets.items()}
-    # GROUPING(day, service, state, source) tells the sets apart: a bit is set where a column is rolled up.
-    marks = {0b0111: "day", 0b1011: "service", 0b1101: "state", 0b1110: "source"}
-    grouping = func.grouping(rows.c.day, rows.c.service, rows.c.state, rows.c.source)
-    query = select(grouping, rows.c.day, rows.c.vertical, rows.c.service, rows.c.state, rows.c.source,
-                   total).group_by(func.grouping_sets(*(tuple_(*c) for c in sets.values())))
-    found: dict[str, list[tuple]] = {name: [] for name in sets}
-    for mark, day, vertical, service, state, source, count in session.execute(query):
-        name = marks[mark]
-        found[name].append({"day": (day, vertical, count), "service": (service, count), "state": (state, count),
-                            "source": (source, count)}[name])
+        grouped = [(name, key, count) for name, columns in sets.items()
+                   for *key, count in session.execute(select(*columns, total).group_by(*columns))]
+    else:
+        # GROUPING(day, service, state, source) tells the sets apart: a bit is set where a column is rolled up.
+        marks = {0b0111: "day", 0b1011: "service", 0b1101: "state", 0b1110: "source"}
+        grouping = func.grouping(rows.c.day, rows.c.service, rows.c.state, rows.c.source)
+        query = select(grouping, rows.c.day, rows.c.vertical, rows.c.service, rows.c.state, rows.c.source,
+                       total).group_by(func.grouping_sets(*(tuple_(*c) for c in sets.values())))
+        grouped = [(marks[mark], {"day": (day, vertical), "service": (service,), "state": (state,),
+                                  "source": (source,)}[marks[mark]], count)
+                   for mark, day, vertical, service, state, source, count in session.execute(query)]
+    for name, key, count in grouped:
+        # lead_daily gives a day as a date, SQLite's date() as text: one key for both.
+        found[name][(str(key[0])[:10], key[1]) if name == "day" else key[0]] += int(count)
     return found
 
 
-def lead_counts(session: Session, filters: DashboardFilters) -> dict:
-    groups = _lead_groups(session, filters)
+def _lead_counts(filters: DashboardFilters, groups: dict[str, Counter]) -> dict:
     per_day: dict[str, dict] = {}
-    by_vertical: dict[str, int] = {}
-    for day_value, vertical, count in groups["day"]:
-        count = int(count)
-        entry = per_day.setdefault(str(day_value)[:10], {"total": 0, "byVertical": {}})
+    by_vertical: Counter[str] = Counter()
+    for (day_value, vertical), count in groups["day"].items():
+        entry = per_day.setdefault(day_value, {"total": 0, "byVertical": {}})
         entry["total"] += count
         entry["byVertical"][vertical] = count
-        by_vertical[vertical] = by_vertical.get(vertical, 0) + count
+        by_vertical[vertical] += count
     days = [filters.start + timedelta(days=n) for n in range((filters.end - filters.start).days + 1)]
     return {
         "leadsPerDay": [{"day": d.isoformat(), **per_day.get(d.isoformat(), {"total": 0, "byVertical": {}})}
                         for d in days],
         "byVertical": _ranked(by_vertical.items()),
-        "byService": _ranked(groups["service"]),
-        "byState": _ranked(groups["state"]),
-        "bySource": _ranked(groups["source"]),
+        "byService": _ranked(groups["service"].items()),
+        "byState": _ranked(groups["state"].items()),
+        "bySource": _ranked(groups["source"].items()),
     }
 
 
-def _live_deliveries(query, filters: DashboardFilters, runs: list):
-    """Restrict a query on deliveries to the range's uncounted days and the filters."""
-    query = query.where(Delivery.kind.in_(LEAD_KINDS), _in_runs(Delivery.created_at, runs))
-    if filters.vertical or filters.service or filters.state or filters.source:
-        # A lead's deliveries are created with it: bounding its leads to the same days (with a
-        # day's margin) keeps PostgreSQL from reading every lead of the range to join them.
-        query = query.join(Lead, Lead.id == Delivery.lead_id).where(
-            *_lead_conditions(filters), Lead.created_at >= runs[0][0] - timedelta(days=1))
-    return query
+def _counted_part(session: Session, filters: DashboardFilters, days: CountedDays) -> Tally:
+    statuses, buckets = counted_deliveries(session, filters, days)
+    return Tally(leads=_lead_groups(session, _counted_lead_rows(filters, days)), statuses=statuses,
+                 buckets=buckets, events=counted_event_counts(session, filters, days.events))
 
 
-def delivery_health(session: Session, filters: DashboardFilters) -> dict:
-    counted = reported_days(session, ReportKind.DELIVERIES, filters.start, filters.end)
-    runs = day_runs(filters.start, filters.end, counted)
-    counts: dict[str, int] = {}
-    if counted:
-        for status, count in session.execute(
-            select(DeliveryDaily.status, func.sum(DeliveryDaily.deliveries))
-            .where(*_daily_conditions(DeliveryDaily, filters)).group_by(DeliveryDaily.status)
-        ):
-            counts[status] = counts.get(status, 0) + int(count)
-    if runs:
-        for status, count in session.execute(
-            _live_deliveries(select(Delivery.status, func.count()), filters, runs).group_by(Delivery.status)
-        ):
-            counts[status] = counts.get(status, 0) + int(count)
-    delivered = counts.get(DeliveryStatus.DELIVERED, 0)
-    failed, rejected = counts.get(DeliveryStatus.FAILED, 0), counts.get(DeliveryStatus.REJECTED, 0)
-    finished = delivered + failed + rejected
-    p50, p99 = _delivery_percentiles(session, filters, counted)
-    return {
-        "total": sum(counts.values()), "delivered": delivered, "failed": failed, "rejected": rejected,
-        "pending": counts.get(DeliveryStatus.PENDING, 0),
-        "successRate": round(delivered / finished, 4) if finished else None,
-        "p50Seconds": p50, "p99Seconds": p99,
-    }
-
-
-def _delivered(query):
-    return query.where(Delivery.status == DeliveryStatus.DELIVERED, Delivery.completed_at.is_not(None))
-
-
-def _latency_grain(filters: DashboardFilters) -> tuple[str, list] | None:
-    """The histograms that answer these filters, with their conditions; None when none do."""
-    table = DeliveryLatencyDaily
-    if not filters.state and not filters.source:
-        conditions = [table.vertical == filters.vertical] if filters.vertical else []
-        if filters.service:
-            conditions.append(table.service == filters.service)
-        return LatencyGrain.SERVICE, conditions
-    if filters.vertical or filters.service or (filters.state and filters.source):
-        return None
-    if filters.state:
-        return LatencyGrain.STATE, [table.state == filters.state]
-    return LatencyGrain.SOURCE, [table.source == filters.source]
-
-
-def _delivery_percentiles(session: Session, filters: DashboardFilters,
-                          counted: set[date]) -> tuple[float | None, float | None]:
-    """Exact while every day of the range is read live; otherwise from the counted days'
-    histograms (within 5%, reporting/latency.py), kept per service, per state and per source.
-    Filters that combine a state or source with anything else read the range live."""
-    grain = _latency_grain(filters)
-    if not counted or grain is None:
-        everything = day_runs(filters.start, filters.end, set())
-        return _exact_percentiles(session, filters, everything)
-    name, conditions = grain
-    buckets: dict[int, int] = {}
-    for bucket, count in session.execute(
-        select(DeliveryLatencyDaily.bucket, func.sum(DeliveryLatencyDaily.deliveries))
-        .where(DeliveryLatencyDaily.day >= filters.start, DeliveryLatencyDaily.day <= filters.end,
-               DeliveryLatencyDaily.grain == name, *conditions)
-        .group_by(DeliveryLatencyDaily.bucket)
-    ):
-        buckets[bucket] = buckets.get(bucket, 0) + int(count)
-    runs = day_runs(filters.start, filters.end, counted)
-    if runs:
-        for seconds in session.scalars(
-                _delivered(_live_deliveries(select(seconds_to_deliver(session)), filters, runs))):
-            if seconds is not None:
-                bucket = bucket_of(float(seconds))
-                buckets[bucket] = buckets.get(bucket, 0) + 1
-    p50, p99 = latency.percentile(buckets, 0.5), latency.percentile(buckets, 0.99)
-    return (round(p50, 3) if p50 is not None else None, round(p99, 3) if p99 is not None else None)
-
-
-def _exact_percentiles(session: Session, filters: DashboardFilters, runs: list) -> tuple[float | None, float | None]:
-    seconds = seconds_to_deliver(session)
-    if session.bind.dialect.name == "postgresql":
-        query = _delivered(_live_deliveries(
-            select(func.percentile_cont(0.5).within_group(seconds), func.percentile_cont(0.99).within_group(seconds)),
-            filters, runs))
-        p50, p99 = session.execute(query).one()
-        return (round(float(p50), 3) if p50 is not None else None,
-                round(float(p99), 3) if p99 is not None else None)
-    # SQLite has no percentile function; it serves one machine's volume, so sorting here is fine.
-    values = sorted(float(v) for v in session.scalars(_delivered(_live_deliveries(select(seconds), filters, runs)))
-                    if v is not None)
-    if not values:
-        return None, None
-    return round(_percentile(values, 0.5), 3), round(_percentile(values, 0.99), 3)
-
-
-def _percentile(values: list[float], fraction: float) -> float:
-    """Linear interpolation between closest ranks, as PostgreSQL's percentile_cont."""
-    position = fraction * (len(values) - 1)
-    low = int(position)
-    high = min(low + 1, len(values) - 1)
-    return values[low] + (values[high] - values[low]) * (position - low)
+def _live_part(session: Session, filters: DashboardFilters, days: CountedDays) -> Tally:
+    statuses, buckets = live_deliveries(session, filters, days)
+    return Tally(leads=_lead_groups(session, _live_lead_rows(session, filters, days)), statuses=statuses,
+                 buckets=buckets, events=live_event_counts(session, filters, days.events))
 
 
 def dashboard(session: Session, index: CatalogIndex, filters: DashboardFilters) -> dict:
-    counts = event_counts(session, filters)
+    """One small query for the counted days, the counted part when they changed, the live part."""
+    days = counted_days(session, filters.start, filters.end)
+    # The marker changes with any counted day of the range, so an entry kept under an older one is
+    # never read again; the counted part reads exactly the marker's days, so it matches its key.
+    counted = cached(session, (filters, days.marker), lambda: _counted_part(session, filters, days))
+    tally = counted + _live_part(session, filters, days)
     return {
         "range": {"from": filters.start.isoformat(), "to": filters.end.isoformat()},
-        **lead_counts(session, filters),
-        "funnels": funnels(session, index, filters, counts),
-        "callClicks": call_clicks(session, filters, counts),
-        "delivery": delivery_health(session, filters),
+        **_lead_counts(filters, tally.leads),
+        "funnels": funnels(index, tally.events),
+        "callClicks": call_clicks(tally.events),
+        "delivery": delivery_health(session, filters, days, tally.statuses, tally.buckets),
     }
-

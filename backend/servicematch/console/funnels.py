@@ -1,71 +1,64 @@
 """Funnels from first-party events: page views, each step, submissions, disqualifications, call clicks.
 
-Closed days are read from the daily counts; days not counted yet (today, normally) from the raw
-events, counted the same way (distinct tabs per day), so the two halves add up alike.
+Rolled-up days are read from the daily counts; days not rolled up yet (today, normally) from the
+raw events, counted the same way (distinct tabs per day), so the two parts add up alike
+(console/dashboard.py adds them).
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from datetime import date, timedelta
+from collections import Counter, defaultdict
+from datetime import date
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from servicematch.catalog.loader import CatalogIndex
+from servicematch.console.counted import on_days
+from servicematch.console.dashboard_filters import DashboardFilters
 from servicematch.console.paging import day_of
-from servicematch.events.models import EventType, FunnelDaily, FunnelEvent, RolledUpDay
-from servicematch.events.rollup import day_start
+from servicematch.events.models import EventType, FunnelDaily, FunnelEvent
+from servicematch.reporting.rollup import day_runs
 
 # (type, vertical, service, step, field, answer) -> tabs
-Counts = dict[tuple[str, str, str, int, str, str], int]
+Counts = Counter[tuple[str, str, str, int, str, str]]
 
 
-def _runs(days: list[date]) -> list[tuple[date, date]]:
-    """Consecutive days as (first, last) pairs."""
-    runs: list[tuple[date, date]] = []
-    for day in days:
-        if runs and runs[-1][1] + timedelta(days=1) == day:
-            runs[-1] = (runs[-1][0], day)
-        else:
-            runs.append((day, day))
-    return runs
+# Events carry a vertical and a service, not a state or a source.
+FILTERED_BY = ("vertical", "service")
 
 
-def event_counts(session: Session, filters) -> Counts:
-    counts: Counts = defaultdict(int)
-    daily_where = [FunnelDaily.day >= filters.start, FunnelDaily.day <= filters.end]
-    raw_where = []
-    if filters.vertical:
-        daily_where.append(FunnelDaily.vertical == filters.vertical)
-        raw_where.append(FunnelEvent.vertical == filters.vertical)
-    if filters.service:
-        daily_where.append(FunnelDaily.service == filters.service)
-        raw_where.append(FunnelEvent.service == filters.service)
-    daily_keys = (FunnelDaily.type, FunnelDaily.vertical, FunnelDaily.service, FunnelDaily.step,
-                  FunnelDaily.field, FunnelDaily.answer)
+def _keys(table) -> tuple:
+    return table.type, table.vertical, table.service, table.step, table.field, table.answer
+
+
+def counted_event_counts(session: Session, filters: DashboardFilters, days: frozenset[date]) -> Counts:
+    """Tabs of the range's rolled-up days, from funnel_daily."""
+    counts: Counts = Counter()
+    if not days:
+        return counts
+    keys = _keys(FunnelDaily)
     for *key, tabs in session.execute(
-        select(*daily_keys, func.sum(FunnelDaily.tabs)).where(*daily_where).group_by(*daily_keys)
+        select(*keys, func.sum(FunnelDaily.tabs))
+        .where(on_days(FunnelDaily.day, days), *filters.dimension_conditions(FunnelDaily, FILTERED_BY)).group_by(*keys)
     ):
         counts[tuple(key)] += int(tabs)
-    rolled = set(session.scalars(select(RolledUpDay.day).where(RolledUpDay.day >= filters.start,
-                                                              RolledUpDay.day <= filters.end)).all())
-    open_days = [filters.start + timedelta(days=n) for n in range((filters.end - filters.start).days + 1)]
-    raw_keys = (FunnelEvent.type, FunnelEvent.vertical, FunnelEvent.service, FunnelEvent.step,
-                FunnelEvent.field, FunnelEvent.answer)
+    return counts
+
+
+def live_event_counts(session: Session, filters: DashboardFilters, rolled: frozenset[date]) -> Counts:
+    """Tabs of the range's other days, from the raw events: distinct per day, then summed."""
+    counts: Counts = Counter()
+    keys = _keys(FunnelEvent)
     day = day_of(session, FunnelEvent.at)
-    for first, last in _runs([d for d in open_days if d not in rolled]):
+    for start, end in day_runs(filters.start, filters.end, rolled):
         per_day = (
-            select(day.label("day"), *raw_keys, func.count(func.distinct(FunnelEvent.tab_id)).label("tabs"))
-            .where(FunnelEvent.at >= day_start(first), FunnelEvent.at < day_start(last + timedelta(days=1)),
-                   *raw_where)
-            .group_by(day, *raw_keys)
+            select(day.label("day"), *keys, func.count(func.distinct(FunnelEvent.tab_id)).label("tabs"))
+            .where(FunnelEvent.at >= start, FunnelEvent.at < end, *filters.dimension_conditions(FunnelEvent, FILTERED_BY))
+            .group_by(day, *keys)
         ).subquery()
-        summed = select(per_day.c.type, per_day.c.vertical, per_day.c.service, per_day.c.step, per_day.c.field,
-                        per_day.c.answer, func.sum(per_day.c.tabs)).group_by(
-            per_day.c.type, per_day.c.vertical, per_day.c.service, per_day.c.step, per_day.c.field,
-            per_day.c.answer)
-        for *key, tabs in session.execute(summed):
+        summed = _keys(per_day.c)
+        for *key, tabs in session.execute(select(*summed, func.sum(per_day.c.tabs)).group_by(*summed)):
             counts[tuple(key)] += int(tabs)
     return counts
 
@@ -80,8 +73,7 @@ def _step_label(index: CatalogIndex, vertical: str, service: str, step: int) -> 
     return f"Step {step}: {fields[0].label}" if fields else f"Step {step}"
 
 
-def funnels(session: Session, index: CatalogIndex, filters, counts: Counts | None = None) -> list[dict]:
-    counts = counts if counts is not None else event_counts(session, filters)
+def funnels(index: CatalogIndex, counts: Counts) -> list[dict]:
     services: dict[tuple[str, str], dict] = {}
     for (kind, vertical, service, step, field, answer), tabs in counts.items():
         if not service:
@@ -113,8 +105,7 @@ def funnels(session: Session, index: CatalogIndex, filters, counts: Counts | Non
     return result
 
 
-def call_clicks(session: Session, filters, counts: Counts | None = None) -> list[dict]:
-    counts = counts if counts is not None else event_counts(session, filters)
+def call_clicks(counts: Counts) -> list[dict]:
     totals: dict[str, int] = defaultdict(int)
     for (kind, _vertical, service, _step, _field, _answer), tabs in counts.items():
         if kind == EventType.CALL_CLICK and service:

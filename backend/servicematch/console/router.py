@@ -17,7 +17,8 @@ from servicematch.console import audit, deliveries, lead_detail, leads
 from servicematch.console import providers as console_providers
 from servicematch.console.audit import Action
 from servicematch.console.auth import AdminOnly, AnyOperator, Db
-from servicematch.console.dashboard import DashboardFilters, dashboard
+from servicematch.console.dashboard import dashboard
+from servicematch.console.dashboard_filters import DashboardFilters
 from servicematch.console.export import export_rows
 from servicematch.console.paging import MAX_LIMIT
 from servicematch.console.router_session import router as session_router

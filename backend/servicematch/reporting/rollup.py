@@ -11,7 +11,7 @@ import logging
 from collections import Counter
 from datetime import date, datetime, timedelta
 
-from sqlalchemy import case, func, insert, literal, select
+from sqlalchemy import ColumnElement, and_, case, false, func, insert, literal, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -150,7 +150,7 @@ def roll_up(session_factory: sessionmaker[Session], *, today: date | None = None
     return leads, deliveries
 
 
-def day_runs(first: date, last: date, skip: set[date]) -> list[tuple[datetime, datetime]]:
+def day_runs(first: date, last: date, skip: set[date] | frozenset[date]) -> list[tuple[datetime, datetime]]:
     """The stretches of days from first to last not in `skip`, as [start, end) timestamps."""
     runs: list[tuple[datetime, datetime]] = []
     day = first
@@ -163,3 +163,8 @@ def day_runs(first: date, last: date, skip: set[date]) -> list[tuple[datetime, d
                 runs.append((start, end))
         day += timedelta(days=1)
     return runs
+
+
+def in_runs(column, runs: list[tuple[datetime, datetime]]) -> ColumnElement[bool]:
+    """`column` (a timestamp) falls in one of `runs` (day_runs)."""
+    return or_(false(), *(and_(column >= start, column < end) for start, end in runs))

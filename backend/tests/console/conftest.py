@@ -12,6 +12,7 @@ from argon2 import PasswordHasher, profiles
 from console_api_support import PASSWORD, Receiver, sign_in
 
 from servicematch.console import accounts
+from servicematch.delivery.worker import DeliveryWorker
 from servicematch.settings import Settings
 
 
@@ -39,6 +40,13 @@ def settings(database_url: str, static_dir: Path, receiver: Receiver) -> Setting
         buyer_url=receiver.url, buyer_secret="buyer-secret-for-tests-0123456789abcdef",
         console_signin_failures_per_account=3, console_signin_failures_per_address=5,
     )
+
+
+@pytest.fixture
+def worker(app, settings):
+    delivery_worker = DeliveryWorker(session_factory=app.state.session_factory, settings=settings)
+    yield delivery_worker
+    delivery_worker.close()
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
-"""A lead payload from the catalogue, and a local HTTP receiver whose answer a test sets."""
+"""A lead payload from the catalogue, leads and events sent through the API and moved to an
+earlier day, and a local HTTP receiver whose answer a test sets."""
 
 from __future__ import annotations
 
@@ -6,9 +7,15 @@ import json
 import socket
 import threading
 import uuid
+from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from sqlalchemy import select
+
 from servicematch.console.sessions import CSRF_HEADER
+from servicematch.delivery.models import Delivery
+from servicematch.events.models import FunnelEvent
+from servicematch.intake.models import Lead
 
 PASSWORD = "correct horse battery staple"
 CONTACT = {"first": "Maria", "last": "Garcia", "email": "maria.garcia@example.com", "phone": "5125550142",
@@ -25,6 +32,33 @@ def hvac_payload(index, *, phone: str = "5125550142", email: str = "maria.garcia
     return {"pid": 16, "sid": 143, "cid": service.cid, "istest": "N", "requestId": str(uuid.uuid4()),
             "consumer": consumer, "customquestions": {k: v for k, v in answers.items() if k.startswith("cq")},
             "click": {"domain_url": "http://127.0.0.1/services/hvac", "subid1": subid1, "useragent": "pytest"}}
+
+
+def submit(client, index, count: int, *, subid1: str, first_phone: int) -> None:
+    for n in range(count):
+        answer = client.post("/api/submit-form", json=hvac_payload(index, phone=str(first_phone + n), subid1=subid1))
+        assert answer.status_code == 202, answer.text
+
+
+def post_event(client, tab: str, kind: str, **fields) -> None:
+    body = {"type": kind, "routeType": "form", "service": "auto-accident", "vertical": "legal", "tabId": tab,
+            **fields}
+    assert client.post("/api/events", json=body).status_code == 204
+
+
+def move_back(session_factory, days: int) -> None:
+    """Make every lead, delivery and stored event so far `days` older, as if from an earlier day."""
+    shift = timedelta(days=days)
+    with session_factory() as session:
+        for lead in session.scalars(select(Lead)):
+            lead.created_at -= shift
+        for delivery in session.scalars(select(Delivery)):
+            delivery.created_at -= shift
+            if delivery.completed_at is not None:
+                delivery.completed_at -= shift
+        for event in session.scalars(select(FunnelEvent)):
+            event.at -= shift
+        session.commit()
 
 
 def free_port() -> int:

@@ -6,12 +6,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from console_api_support import hvac_payload
+from console_api_support import move_back, submit
 from sqlalchemy import func, select
 
-from servicematch.delivery.models import Delivery
-from servicematch.delivery.worker import DeliveryWorker
-from servicematch.intake.models import Lead
 from servicematch.kernel.clock import utcnow
 from servicematch.reporting import latency
 from servicematch.reporting.models import LeadDaily, ReportedDay
@@ -20,44 +17,17 @@ from servicematch.reporting.rollup import roll_up
 DAYS_AGO = 3
 
 
-@pytest.fixture
-def worker(app, settings):
-    delivery_worker = DeliveryWorker(session_factory=app.state.session_factory, settings=settings)
-    yield delivery_worker
-    delivery_worker.close()
-
-
-def _move_back(app, days: int) -> None:
-    """Make every lead and delivery so far `days` older, as if they arrived on an earlier day."""
-    shift = timedelta(days=days)
-    with app.state.session_factory() as session:
-        for lead in session.scalars(select(Lead)):
-            lead.created_at -= shift
-        for delivery in session.scalars(select(Delivery)):
-            delivery.created_at -= shift
-            if delivery.completed_at is not None:
-                delivery.completed_at -= shift
-        session.commit()
-
-
-def _submit(admin, app, count: int, *, subid1: str, first_phone: int) -> None:
-    for n in range(count):
-        answer = admin.post("/api/submit-form", json=hvac_payload(app.state.catalog, phone=str(first_phone + n),
-                                                                  subid1=subid1))
-        assert answer.status_code == 202, answer.text
-
-
 # Histograms per service, per state and per source; a state with a service is read live.
 FILTERS = [{}, {"source": "spring-sale"}, {"service": "hvac"}, {"vertical": "legal"}, {"state": "TX"},
            {"service": "hvac", "state": "TX"}, {"source": "direct"}]
 
 
 def test_counted_days_answer_as_the_live_rows_did(admin, app, receiver, worker):
-    _submit(admin, app, 3, subid1="spring-sale", first_phone=5125550100)
-    _submit(admin, app, 2, subid1="", first_phone=5125550200)
+    submit(admin, app.state.catalog, 3, subid1="spring-sale", first_phone=5125550100)
+    submit(admin, app.state.catalog, 2, subid1="", first_phone=5125550200)
     worker.run_until_idle()
-    _move_back(app, DAYS_AGO)
-    _submit(admin, app, 1, subid1="", first_phone=5125550300)  # today's, still read live
+    move_back(app.state.session_factory, DAYS_AGO)
+    submit(admin, app.state.catalog, 1, subid1="", first_phone=5125550300)  # today's, still read live
     worker.run_until_idle()
     live = {str(f): admin.get("/api/console/dashboard", params=f).json() for f in map(dict, FILTERS)}
 
@@ -86,9 +56,9 @@ def test_counted_days_answer_as_the_live_rows_did(admin, app, receiver, worker):
 
 def test_a_day_with_a_pending_delivery_waits_and_a_retry_reopens_its_day(admin, app, receiver, worker):
     receiver.status = 400  # refused for good: rejected
-    _submit(admin, app, 1, subid1="", first_phone=5125550400)
+    submit(admin, app.state.catalog, 1, subid1="", first_phone=5125550400)
     worker.run_until_idle()
-    _move_back(app, DAYS_AGO)
+    move_back(app.state.session_factory, DAYS_AGO)
     assert roll_up(app.state.session_factory) == (DAYS_AGO, DAYS_AGO - 1)
     before = admin.get("/api/console/dashboard").json()["delivery"]
     assert (before["rejected"], before["delivered"]) == (1, 0)

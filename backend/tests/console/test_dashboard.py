@@ -3,24 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from console_api_support import hvac_payload
-
-from servicematch.delivery.worker import DeliveryWorker
+from console_api_support import hvac_payload, post_event
 
 
-def _event(client, tab: str, kind: str, **fields) -> None:
-    body = {"type": kind, "routeType": "form", "service": "auto-accident", "vertical": "legal", "tabId": tab,
-            **fields}
-    assert client.post("/api/events", json=body).status_code == 204
-
-
-def test_leads_are_counted_by_day_vertical_service_state_and_source(admin, app, receiver):
+def test_leads_are_counted_by_day_vertical_service_state_and_source(admin, app, receiver, worker):
     catalog = app.state.catalog
     admin.post("/api/submit-form", json=hvac_payload(catalog, subid1="spring-sale"))
     admin.post("/api/submit-form", json=hvac_payload(catalog, phone="5125550177", subid1=""))
-    worker = DeliveryWorker(session_factory=app.state.session_factory, settings=app.state.settings)
     worker.run_until_idle()
-    worker.close()
     body = admin.get("/api/console/dashboard").json()
     today = body["range"]["to"]
     assert body["leadsPerDay"][-1] == {"day": today, "total": 2, "byVertical": {"services": 2}}
@@ -41,12 +31,12 @@ def test_a_scripted_walk_appears_in_the_funnel_exactly(admin, app):
     # Two visitors: one submits, one is disqualified at step 2; a reload of step 2 is still one visitor.
     for kind, step in (("page_view", None), ("step_view", 1), ("step_complete", 1), ("step_view", 2),
                        ("step_view", 2), ("submitted", None)):
-        _event(admin, "tab-aaaaaaaa", kind, **({"step": step} if step else {}))
+        post_event(admin, "tab-aaaaaaaa", kind, **({"step": step} if step else {}))
     service = app.state.catalog.find("auto-accident", "legal")
     field = next(f for f in service.fields if f.disqualifiers)
     for kind, extra in (("page_view", {}), ("step_view", {"step": 1}),
                         ("disqualified", {"field": field.id, "answer": field.disqualifiers[0]})):
-        _event(admin, "tab-bbbbbbbb", kind, **extra)
+        post_event(admin, "tab-bbbbbbbb", kind, **extra)
     app.state.event_buffer.flush()
     (funnel,) = admin.get("/api/console/dashboard").json()["funnels"]
     assert funnel["service"] == "auto-accident" and funnel["submitted"] == 1
@@ -58,7 +48,7 @@ def test_a_scripted_walk_appears_in_the_funnel_exactly(admin, app):
 
 def test_the_contact_steps_are_named_by_the_site_wide_questions_they_show(admin, app):
     for step in (98, 99):
-        _event(admin, "tab-cccccccc", "step_view", step=step)
+        post_event(admin, "tab-cccccccc", "step_view", step=step)
     app.state.event_buffer.flush()
     (funnel,) = admin.get("/api/console/dashboard").json()["funnels"]
     labels = {s["step"]: s["label"] for s in funnel["steps"]}
