@@ -58,15 +58,20 @@ def counted_days(session: Session, first: date, last: date) -> CountedDays:
                        events=frozenset(days[FUNNEL]), marker=hashlib.sha256(listed.encode()).digest())
 
 
-def on_days(column, days: frozenset[date]) -> ColumnElement[bool]:
-    """`column` (a date) is one of `days`; a range per stretch of consecutive days, so an index serves it."""
+def day_stretches(days: frozenset[date]) -> list[tuple[date, date]]:
+    """(first, last) of each stretch of consecutive days, in order."""
     runs: list[tuple[date, date]] = []
     for day in sorted(days):
         if runs and runs[-1][1] + timedelta(days=1) == day:
             runs[-1] = (runs[-1][0], day)
         else:
             runs.append((day, day))
-    return or_(false(), *(and_(column >= first, column <= last) for first, last in runs))
+    return runs
+
+
+def on_days(column, days: frozenset[date]) -> ColumnElement[bool]:
+    """`column` (a date) is one of `days`; a range per stretch of consecutive days, so an index serves it."""
+    return or_(false(), *(and_(column >= first, column <= last) for first, last in day_stretches(days)))
 
 
 class LruCache:

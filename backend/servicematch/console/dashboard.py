@@ -13,13 +13,14 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import func, literal, select, tuple_
+from sqlalchemy import Date, func, literal, select, tuple_, union_all
 from sqlalchemy.orm import Session
 
 from servicematch.catalog.loader import CatalogIndex
 from servicematch.console.counted import CountedDays, cached, counted_days, on_days
 from servicematch.console.dashboard_filters import DashboardFilters
 from servicematch.console.delivery_health import (
+    DeliveryCounts,
     counted_deliveries,
     delivery_health,
     live_deliveries,
@@ -33,7 +34,7 @@ from servicematch.console.funnels import (
 from servicematch.console.paging import day_of
 from servicematch.intake.models import Lead
 from servicematch.reporting.models import LeadDaily
-from servicematch.reporting.rollup import day_runs, in_runs, lead_dimensions
+from servicematch.reporting.rollup import day_runs, lead_dimensions
 
 LEAD_GROUPS = ("day", "service", "state", "source")
 
@@ -44,14 +45,12 @@ class Tally:
     part and the live part are each one, and an answer is their sum."""
 
     leads: dict[str, Counter]  # by LEAD_GROUPS: (day, vertical), service, state, source
-    statuses: Counter  # deliveries by status
-    buckets: Counter  # times to delivery (reporting/latency.py)
+    deliveries: DeliveryCounts  # console/delivery_health.py
     events: Counter  # console/funnels.py: Counts
 
     def __add__(self, other: Tally) -> Tally:
         return Tally(leads={name: _sum(self.leads[name], other.leads[name]) for name in LEAD_GROUPS},
-                     statuses=_sum(self.statuses, other.statuses), buckets=_sum(self.buckets, other.buckets),
-                     events=_sum(self.events, other.events))
+                     deliveries=self.deliveries + other.deliveries, events=_sum(self.events, other.events))
 
 
 def _sum(first: Counter, second: Counter) -> Counter:
@@ -82,9 +81,16 @@ def _live_lead_rows(session: Session, filters: DashboardFilters, days: CountedDa
     if not runs:
         return None
     vertical, service, state, source = lead_dimensions()
-    return select(day_of(session, Lead.created_at).label("day"), vertical.label("vertical"),
-                  service.label("service"), state.label("state"), source.label("source"), literal(1).label("n")
-                  ).where(*filters.lead_conditions(), in_runs(Lead.created_at, runs)).subquery()
+
+    def run(start, end):
+        # A stretch of one day names it instead of working it out from each lead's time.
+        day = literal(start.date(), Date) if end - start == timedelta(days=1) else day_of(session, Lead.created_at)
+        return select(day.label("day"), vertical.label("vertical"), service.label("service"), state.label("state"),
+                      source.label("source"), literal(1).label("n")).where(
+            *filters.lead_conditions(), Lead.created_at >= start, Lead.created_at < end)
+
+    selects = [run(start, end) for start, end in runs]
+    return (selects[0] if len(selects) == 1 else union_all(*selects)).subquery()
 
 
 def _lead_groups(session: Session, rows) -> dict[str, Counter]:
@@ -136,15 +142,15 @@ def _lead_counts(filters: DashboardFilters, groups: dict[str, Counter]) -> dict:
 
 
 def _counted_part(session: Session, filters: DashboardFilters, days: CountedDays) -> Tally:
-    statuses, buckets = counted_deliveries(session, filters, days)
-    return Tally(leads=_lead_groups(session, _counted_lead_rows(filters, days)), statuses=statuses,
-                 buckets=buckets, events=counted_event_counts(session, filters, days.events))
+    return Tally(leads=_lead_groups(session, _counted_lead_rows(filters, days)),
+                 deliveries=counted_deliveries(session, filters, days),
+                 events=counted_event_counts(session, filters, days.events))
 
 
 def _live_part(session: Session, filters: DashboardFilters, days: CountedDays) -> Tally:
-    statuses, buckets = live_deliveries(session, filters, days)
-    return Tally(leads=_lead_groups(session, _live_lead_rows(session, filters, days)), statuses=statuses,
-                 buckets=buckets, events=live_event_counts(session, filters, days.events))
+    return Tally(leads=_lead_groups(session, _live_lead_rows(session, filters, days)),
+                 deliveries=live_deliveries(session, filters, days),
+                 events=live_event_counts(session, filters, days.events))
 
 
 def dashboard(session: Session, index: CatalogIndex, filters: DashboardFilters) -> dict:
@@ -159,5 +165,5 @@ def dashboard(session: Session, index: CatalogIndex, filters: DashboardFilters) 
         **_lead_counts(filters, tally.leads),
         "funnels": funnels(index, tally.events),
         "callClicks": call_clicks(tally.events),
-        "delivery": delivery_health(session, filters, days, tally.statuses, tally.buckets),
+        "delivery": delivery_health(session, filters, days, tally.deliveries),
     }

@@ -3,8 +3,8 @@ the rows on the page being shown are decrypted."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import timedelta
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 
 from cryptography.exceptions import InvalidTag
 from sqlalchemy import and_, exists, or_, select
@@ -13,15 +13,22 @@ from sqlalchemy.orm import Session
 from servicematch.catalog.loader import CatalogIndex
 from servicematch.console.paging import day_start, decode_position, encode_position, iso, parse_day
 from servicematch.delivery.history import mask_email
-from servicematch.delivery.models import LEAD_KINDS, Delivery, DeliveryStatus
+from servicematch.delivery.models import LEAD_KINDS, Delivery, DeliveryStatus, as_utc
 from servicematch.errors import ServiceMatchError
 from servicematch.intake.crypto import DataKeyError, cipher_for
 from servicematch.intake.models import Lead
 from servicematch.intake.payload import decrypt_personal_data
 from servicematch.intake.validation import normalise_email, phone_digits
+from servicematch.kernel.clock import utcnow
 from servicematch.settings import Settings
 
 LEAD_STATUSES = ("pending", "delivered", "rejected", "failed", "skipped", "unsent")
+# Statuses few deliveries are in: a page of leads with one is looked for through that status's
+# deliveries (_newest_with_status), as far back as each window in turn, before each lead's
+# deliveries are looked up (which suits `delivered`, the status of most).
+FEW_DELIVERIES = ("pending", "rejected", "failed", "skipped")
+STATUS_WINDOWS = (timedelta(days=1), timedelta(days=7), timedelta(days=31), timedelta(days=366))
+DELIVERY_MARGIN = timedelta(days=1)
 
 
 @dataclass(frozen=True)
@@ -126,15 +133,48 @@ def lead_summary(lead: Lead, *, status: str, settings: Settings, reveal: bool) -
     }
 
 
-def lead_page(session: Session, settings: Settings, *, filters: LeadFilters, cursor: str | None,
-              limit: int, reveal: bool) -> dict:
-    """Newest first, keyset-paged on (createdAt, id)."""
-    query = filtered_leads(filters, settings).order_by(Lead.created_at.desc(), Lead.id.desc()).limit(limit + 1)
-    position = decode_position(cursor)
+def _newest(query, position: tuple[datetime, str] | None, limit: int):
+    """The first `limit` + 1 of a SELECT of leads, newest first, after the cursor's position."""
+    query = query.order_by(Lead.created_at.desc(), Lead.id.desc()).limit(limit + 1)
     if position is not None:
         moment, lead_id = position
         query = query.where(or_(Lead.created_at < moment, and_(Lead.created_at == moment, Lead.id < lead_id)))
-    leads = list(session.scalars(query).all())
+    return query
+
+
+def _newest_with_status(session: Session, settings: Settings, filters: LeadFilters,
+                        position: tuple[datetime, str] | None, limit: int) -> list[Lead]:
+    """A page of leads with a delivery of filters.status, found through that status's recent deliveries.
+
+    Checking each lead's deliveries from the newest lead down costs a lookup per lead, and few
+    leads have one of these statuses. A lead's deliveries are created with it, or later (a
+    correction, a revocation): none is older than the lead by more than DELIVERY_MARGIN. So the leads created since a moment that have such a delivery are among the
+    leads of the deliveries of that status created since a margin before it. Once a page of those
+    leads, newest first, ends at or after the moment, it is the page; else an earlier moment is
+    tried, and last the lookup per lead.
+    """
+    others = filtered_leads(replace(filters, status=""), settings)
+    latest = position[0] if position is not None else utcnow()
+    for window in STATUS_WINDOWS:
+        since = latest - window
+        of_status = select(Delivery.lead_id).where(
+            Delivery.kind.in_(LEAD_KINDS), Delivery.status == filters.status,
+            Delivery.created_at >= since - DELIVERY_MARGIN)
+        leads = list(session.scalars(_newest(others.where(Lead.id.in_(of_status)), position, limit)).all())
+        if len(leads) > limit and as_utc(leads[-1].created_at) >= since:
+            return leads
+    return list(session.scalars(_newest(filtered_leads(filters, settings), position, limit)).all())
+
+
+def lead_page(session: Session, settings: Settings, *, filters: LeadFilters, cursor: str | None,
+              limit: int, reveal: bool) -> dict:
+    """Newest first, keyset-paged on (createdAt, id)."""
+    query = filtered_leads(filters, settings)  # refuses a bad filter
+    position = decode_position(cursor)
+    if filters.status in FEW_DELIVERIES:
+        leads = _newest_with_status(session, settings, filters, position, limit)
+    else:
+        leads = list(session.scalars(_newest(query, position, limit)).all())
     shown = leads[:limit]
     statuses = lead_statuses(session, [lead.id for lead in shown])
     return {

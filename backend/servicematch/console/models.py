@@ -94,9 +94,9 @@ class AuditEntry(Base):
     detail: Mapped[dict] = mapped_column(JSON, default=dict)
 
 
-# The dashboard's per-day counts by vertical, service and state over a date range read this
-# index alone (an index-only scan on PostgreSQL), not the wide lead rows.
-Index("ix_leads_console_day", Lead.created_at, Lead.vertical, Lead.service, Lead.state)
+# The dashboard's per-day counts by vertical, service, state and source over a date range read
+# this index alone (an index-only scan on PostgreSQL), not the wide lead rows.
+Index("ix_leads_console_day", Lead.created_at, Lead.vertical, Lead.service, Lead.state, Lead.__table__.c.source)
 # Delivery health over a date range, and the failing-deliveries list, newest first.
 Index("ix_deliveries_created_at_status", Delivery.created_at, Delivery.status)
 Index("ix_deliveries_status_created_at", Delivery.status, Delivery.created_at)

@@ -3,8 +3,24 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import ClassVar
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, LargeBinary, String, Text
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    Computed,
+    DateTime,
+    ForeignKey,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    case,
+    column,
+    func,
+    literal,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from servicematch.kernel.clock import utcnow
@@ -12,10 +28,32 @@ from servicematch.kernel.ids import new_id
 from servicematch.kernel.orm import Base
 
 
+def _clicked(key: str):
+    return func.coalesce(column("click", JSON)[key].as_string(), literal(""))
+
+
+# Where a lead came from: subid1's value, else "subid2:<value>", else "fbclid" when one was
+# present, else "direct" (the console's dashboard groups and filters leads by it).
+SOURCE = case(
+    (_clicked("subid1") != "", _clicked("subid1")),
+    (_clicked("subid2") != "", literal("subid2:") + _clicked("subid2")),
+    (_clicked("fbclid") != "", literal("fbclid")),
+    else_=literal("direct"),
+)
+
+
 class Lead(Base):
-    """One consumer request. Personal data lives only in `personal_data`, encrypted."""
+    """One consumer request. Personal data lives only in `personal_data`, encrypted.
+
+    `source` (SOURCE) is a column the database derives from `click` whenever a lead is written,
+    so reading it costs no JSON parsing (stored on PostgreSQL; computed on read, and kept in
+    indexes, on SQLite). The ORM leaves it out of the mapping, since nothing may write it:
+    queries use `Lead.__table__.c.source`.
+    """
 
     __tablename__ = "leads"
+    __table_args__ = (Column("source", String(120), Computed(SOURCE, persisted=True)),)
+    __mapper_args__: ClassVar[dict] = {"exclude_properties": ["source"]}
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     # The browser's requestId doubles as the idempotency key; kept for the lead's lifetime.

@@ -11,7 +11,7 @@ import logging
 from collections import Counter
 from datetime import date, datetime, timedelta
 
-from sqlalchemy import ColumnElement, and_, case, false, func, insert, literal, or_, select
+from sqlalchemy import ColumnElement, and_, false, func, insert, literal, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -32,18 +32,10 @@ from servicematch.reporting.models import (
 log = logging.getLogger("servicematch.reporting")
 
 
-def _click(key: str):
-    return func.coalesce(Lead.click[key].as_string(), literal(""))
-
-
 def lead_source():
-    """subid1's value, else "subid2:<value>", else "fbclid" when present, else "direct"."""
-    return case(
-        (_click("subid1") != "", _click("subid1")),
-        (_click("subid2") != "", literal("subid2:") + _click("subid2")),
-        (_click("fbclid") != "", literal("fbclid")),
-        else_=literal("direct"),
-    )
+    """subid1's value, else "subid2:<value>", else "fbclid" when present, else "direct": a column
+    the database derives from the lead's click (intake/models.py: SOURCE)."""
+    return Lead.__table__.c.source
 
 
 def lead_dimensions():

@@ -85,24 +85,36 @@ def test_a_kept_answer_is_the_one_computed_afresh(app, database_url, history):
     assert (body["delivery"]["delivered"], body["delivery"]["p50Seconds"] is not None) == (6, True)
 
 
-def test_a_second_call_reads_no_daily_counts_and_runs_fewer_statements(app, history):
+def _statements_of_two_calls(app, filters: DashboardFilters) -> tuple[list[str], list[str]]:
     statements: list[str] = []
 
     def count(_connection, _cursor, statement, *_args) -> None:
         statements.append(statement)
 
-    filters = _filters()
     event.listen(app.state.engine, "before_cursor_execute", count)
     try:
         _answer(app.state.session_factory, app.state.catalog, filters)
         first, statements[:] = list(statements), []
         _answer(app.state.session_factory, app.state.catalog, filters)
-        second = list(statements)
+        return first, list(statements)
     finally:
         event.remove(app.state.engine, "before_cursor_execute", count)
+
+
+def test_a_second_call_reads_no_daily_counts_and_runs_fewer_statements(app, history):
+    first, second = _statements_of_two_calls(app, _filters())
     assert len(second) < len(first), (len(first), len(second))
     assert any(DAILY_TABLES.search(s) for s in first)
     assert not any(DAILY_TABLES.search(s) for s in second)
+
+
+def test_exact_percentiles_keep_the_counted_days_times(app, history):
+    """Where no histogram answers the filters (a state with a service), a repeated call reads the
+    deliveries of the open days only, in the statement that counts them."""
+    first, second = _statements_of_two_calls(app, _filters(service="hvac", state="TX"))
+    assert [s for s in first if "FROM deliveries" in s][1:], "the counted days' times, once"
+    assert len([s for s in second if "FROM deliveries" in s]) == 1
+    assert not any("percentile_cont" in s for s in second)
 
 
 def test_each_change_to_the_counts_shows_in_the_next_call(admin, app, database_url, receiver, worker):

@@ -5,9 +5,10 @@ from __future__ import annotations
 import csv
 import io
 
-from console_api_support import hvac_payload
-from sqlalchemy import select
+from console_api_support import hvac_payload, move_back, submit
+from sqlalchemy import event, select
 
+from servicematch.console import leads
 from servicematch.console.models import AuditEntry
 from servicematch.intake import crypto
 from servicematch.kernel.clock import utcnow
@@ -84,3 +85,49 @@ def test_the_lead_page_shows_when_contact_was_stopped(admin, app):
         session.commit()
     privacy = admin.get(f"/api/console/leads/{item['id']}").json()["privacy"]
     assert privacy["revokedAt"] is not None and privacy["deletedAt"] is None
+
+
+def _pages(client, params: dict) -> list[list[str]]:
+    pages, cursor = [], None
+    while True:
+        body = client.get("/api/console/leads", params={**params, **({"cursor": cursor} if cursor else {})}).json()
+        pages.append([item["requestId"] for item in body["items"]])
+        cursor = body["nextCursor"]
+        if cursor is None:
+            return pages
+
+
+def test_a_status_filter_finds_leads_through_that_statuses_deliveries(admin, app, receiver, worker, monkeypatch):
+    """Leads refused 540, 40 and 3 days ago and today, beside delivered ones: the pages found
+    through recent rejected deliveries are those of each lead's own deliveries; the oldest, past
+    the last window, is found lead by lead."""
+    index, session_factory = app.state.catalog, app.state.session_factory
+    receiver.status = 400  # refused for good: rejected
+    for count, first_phone, days in ((1, 5125550900, 500), (2, 5125550910, 37), (2, 5125550920, 3)):
+        submit(admin, index, count, subid1="", first_phone=first_phone)
+        worker.run_until_idle()
+        move_back(session_factory, days)
+    receiver.status = 200
+    submit(admin, index, 2, subid1="", first_phone=5125550930)
+    worker.run_until_idle()
+    receiver.status = 400
+    submit(admin, index, 1, subid1="", first_phone=5125550940)
+    worker.run_until_idle()
+
+    statements: list[str] = []
+
+    def record(_connection, _cursor, statement, *_args) -> None:
+        statements.append(statement)
+
+    event.listen(app.state.engine, "before_cursor_execute", record)
+    try:
+        admin.get("/api/console/leads", params={"status": "rejected", "limit": 2})
+    finally:
+        event.remove(app.state.engine, "before_cursor_execute", record)
+    assert not any("EXISTS" in s for s in statements), "today's page comes from the rejected deliveries"
+
+    found = _pages(admin, {"status": "rejected", "limit": 2})
+    assert [len(page) for page in found] == [2, 2, 2]
+    monkeypatch.setattr(leads, "FEW_DELIVERIES", ())  # each lead's deliveries looked up
+    assert found == _pages(admin, {"status": "rejected", "limit": 2})
+    assert [len(page) for page in _pages(admin, {"status": "delivered"})] == [2]
