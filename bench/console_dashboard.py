@@ -6,8 +6,9 @@ runs the daily roll-up (which also drops raw events past the 30-day retention, a
 does), then against the real server:
 
 1. each dashboard and lead-search call, N times in turn: p50 and p95 (target p95 < 300 ms);
-2. POST /api/submit-form throughput (wrk) alone, and while operators use the console (target:
-   within 10% of alone), rounds alternating so a noisy moment lands on both.
+2. POST /api/submit-form throughput (wrk) alone, and while operators (signed in beforehand) use the
+   console (target: within 10% of alone), alternating, each round in the other order than the one
+   before, so a noisy moment or a drift lands on both.
 
     uv run python bench/console_dashboard.py [--leads 1000000] [--events 10000000] [--calls 30]
                                              [--seconds 15] [--rounds 3] [--no-report]
@@ -199,25 +200,29 @@ def measure_calls(base_url: str, targets: list[dict], calls: int, long_calls: in
 
 
 class ConsoleUse:
-    """Operators at work: each loads a dashboard or searches, then reads it for `pause` seconds."""
+    """Operators at work, each with a client signed in beforehand (an operator signs in once, not
+    every few seconds): each loads a dashboard or searches, then reads it for `pause` seconds."""
 
-    def __init__(self, base_url: str, targets: list[dict], operators: int, pause: float) -> None:
+    def __init__(self, clients: list[httpx.Client], targets: list[dict], pause: float) -> None:
         self._stop = threading.Event()
-        self.calls = 0
-        self._threads = [threading.Thread(target=self._work, args=(base_url, targets, pause, n), daemon=True)
-                         for n in range(operators)]
+        self._calls = [0] * len(clients)
+        self._threads = [threading.Thread(target=self._work, args=(client, targets, pause, n), daemon=True)
+                         for n, client in enumerate(clients)]
 
-    def _work(self, base_url: str, targets: list[dict], pause: float, offset: int) -> None:
+    @property
+    def calls(self) -> int:
+        return sum(self._calls)
+
+    def _work(self, client: httpx.Client, targets: list[dict], pause: float, offset: int) -> None:
         plan = console_calls(targets)
-        with signed_in(base_url) as client:
-            n = offset
-            while not self._stop.is_set():
-                _name, path, params = plan[n % len(plan)]
-                if "__NEXT__" not in params.values():
-                    client.get(path, params=_params(params, n, targets, ""))
-                    self.calls += 1
-                n += 1
-                self._stop.wait(pause)
+        n = offset
+        while not self._stop.is_set():
+            _name, path, params = plan[n % len(plan)]
+            if "__NEXT__" not in params.values():
+                client.get(path, params=_params(params, n, targets, ""))
+                self._calls[offset] += 1
+            n += 1
+            self._stop.wait(pause)
 
     def __enter__(self) -> Self:
         for thread in self._threads:
@@ -232,16 +237,22 @@ class ConsoleUse:
 
 def measure_intake(base_url: str, targets: list[dict], seconds: int, rounds: int, operators: int,
                    pause: float) -> dict:
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as signed_in_operators:
         body = Path(tmp) / "lead.json"
         body.write_text(lead_template())
+        clients = [signed_in_operators.enter_context(signed_in(base_url)) for _ in range(operators)]
         run_wrk(base_url + "/api/submit-form", 20, 3, body)  # warm-up
         alone, in_use, console_calls_made = [], [], 0
         for n in range(rounds):
-            alone.append(run_wrk(base_url + "/api/submit-form", 20, seconds, body)["rps"])
-            with ConsoleUse(base_url, targets, operators, pause) as use:
-                in_use.append(run_wrk(base_url + "/api/submit-form", 20, seconds, body)["rps"])
-            console_calls_made += use.calls
+            # Each round in the other order than the one before, so what drifts during the run
+            # (the tables grow) weighs on both alike.
+            for measure_alone in ((True, False) if n % 2 == 0 else (False, True)):
+                if measure_alone:
+                    alone.append(run_wrk(base_url + "/api/submit-form", 20, seconds, body)["rps"])
+                    continue
+                with ConsoleUse(clients, targets, pause) as use:
+                    in_use.append(run_wrk(base_url + "/api/submit-form", 20, seconds, body)["rps"])
+                console_calls_made += use.calls
             print(f"round {n + 1}: intake alone {alone[-1]:.0f} req/s, with the console in use {in_use[-1]:.0f} req/s "
                   f"({use.calls} console calls)")
     return {"alone": statistics.median(alone), "in_use": statistics.median(in_use),
@@ -276,8 +287,10 @@ def report(args, seeded: dict, rollup_seconds: float, raw_left: int, rows: list[
                                                   f"missed by {', '.join(over)}.")),
         "",
         (f"Lead intake (`POST /api/submit-form`, wrk, 20 connections, {args.seconds} s, median of {args.rounds} "
-         f"alternating rounds): {intake['alone']:.0f} req/s alone, {intake['in_use']:.0f} req/s while "
-         f"{args.operators} operators use the console (each a dashboard or search call every {args.pause:g} s; "
+         "rounds, alone and in use taking turns, each round in the other order than the one before): "
+         f"{intake['alone']:.0f} req/s alone, {intake['in_use']:.0f} req/s while "
+         f"{args.operators} operators, signed in beforehand, use the console (each a dashboard or search call "
+         f"every {args.pause:g} s; "
          f"{intake['console_calls_per_second']:.1f} console calls/s in all): {share:.0%} of alone "
          f"(target at least {TARGET_THROUGHPUT_SHARE:.0%}: {'met' if share >= TARGET_THROUGHPUT_SHARE else 'missed'})."),
     ]
