@@ -3,7 +3,7 @@
 Each lead goes to the buyer and to three matched providers (four signed webhooks, each its own
 receiver in this process). First the intake capacity is measured: the server with its worker off,
 20 clients posting as fast as they can. Then, for each share of that capacity (50%, 100%, 150%), a
-fresh server with its built-in worker gets leads at that fixed rate, and the run records the rate
+fresh server with its delivery worker on gets leads at that fixed rate, and the run records the rate
 leads were fully delivered at, and p50/p99 from each lead's 202 to the buyer's receipt and to the
 last of its four receipts. Results go to the "Delivery latency" section of docs/benchmarks.md.
 
@@ -278,12 +278,12 @@ def main() -> None:
                f"{SEPARATE_WORKER_POLL_SECONDS:g} s when idle)")
         heading, flag = "Delivery latency, separate worker process", " --separate-worker"
     else:
-        heading, how, flag = "Delivery latency", "the worker built into `servicematch serve`", ""
+        heading, how, flag = "Delivery latency", "the worker `servicematch serve` starts beside itself (a child process)", ""
     body = f"""
 Every lead goes to the buyer and to three matched providers: four signed webhooks, each its own
 local receiver. Intake capacity is measured first (the server with its worker off, {CAPACITY_CLIENTS}
 clients posting in a loop); then each share of it is offered at a fixed rate for {args.seconds:g} s to a
-fresh server with {how} (defaults: 16 sends at once, at most 8 per endpoint).
+fresh server with {how} (defaults: 32 sends at once, at most 8 per endpoint).
 "Delivered" counts leads that reached all four receivers, and its rate is over the time from the
 first post to the last lead's fourth receipt; "drain" is how long after the load stopped the last
 receipt came. Latencies run from the client reading the 202 to the buyer's receipt, and to the

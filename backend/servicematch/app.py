@@ -51,7 +51,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        worker = built_in_worker(settings, session_factory)
+        worker = built_in_worker(settings)
         if worker is not None:
             app.state.delivery_worker = worker
             worker.start()

@@ -92,7 +92,7 @@ class Settings(BaseSettings):
     worker_poll_seconds: float = Field(default=2.0, gt=0)
     # Sends under way at once per worker, and at most this many to any one endpoint (the buyer,
     # one provider's webhook, the SMTP server), so a slow receiver cannot hold every slot.
-    worker_concurrency: int = Field(default=16, ge=1, le=64)
+    worker_concurrency: int = Field(default=32, ge=1, le=64)
     endpoint_concurrency: int = Field(default=8, ge=1, le=64)
     delivery_lease_seconds: int = Field(default=60, ge=5)
     delivery_timeout_seconds: float = Field(default=10.0, gt=0)

@@ -7,14 +7,13 @@ import time
 import uuid
 from datetime import timedelta
 
-import httpx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from servicematch.console.paging import day_start
 from servicematch.delivery.email_sender import send_email
-from servicematch.delivery.http_sender import encode_body, post_signed
+from servicematch.delivery.http_sender import DeliveryClient, encode_body, post_signed
 from servicematch.delivery.models import Delivery, DeliveryEndpoint, Provider
 from servicematch.delivery.schemas import ProviderCreate, ProviderUpdate
 from servicematch.errors import ServiceMatchError
@@ -108,10 +107,15 @@ def test_send(provider: Provider, settings: Settings) -> list[dict]:
             "answers": {}}
     results = []
     if provider.webhook_url:
-        with httpx.Client(follow_redirects=False) as client:
+        # The worker's own client and rules: no private address or plain http where deliveries may not go.
+        client = DeliveryClient(allow_private=settings.private_webhooks_allowed)
+        try:
             sent = post_signed(client=client, url=provider.webhook_url, body=encode_body(body),
                                secret=provider.webhook_secret or "", idempotency_key=sample_id,
-                               timestamp=int(time.time()), timeout=settings.delivery_timeout_seconds)
+                               timestamp=int(time.time()), timeout=settings.delivery_timeout_seconds,
+                               allow_private=settings.private_webhooks_allowed)
+        finally:
+            client.close()
         results.append({"channel": "webhook", "outcome": sent.outcome, "httpStatus": sent.status_code,
                         "error": sent.error, "durationMs": sent.duration_ms})
     if settings.smtp_host:

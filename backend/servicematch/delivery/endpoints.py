@@ -97,10 +97,11 @@ def record_answers(session: Session, answers: list[tuple[str, SendResult]], *, n
             streaks[key] = (True, 0, None)
     healthy = [key for key, (_, failures, _) in streaks.items() if failures == 0]
     if healthy:
-        session.execute(
-            update(DeliveryEndpoint).where(DeliveryEndpoint.key.in_(healthy))
+        table = DeliveryEndpoint.__table__  # the table, not the ORM's bulk update: this runs every round
+        session.connection().execute(
+            update(table).where(table.c.key.in_(healthy),
+                                 or_(table.c.consecutive_failures > 0, table.c.paused_until.is_not(None)))
             .values(consecutive_failures=0, paused_until=None, last_error=None, updated_at=now)
-            .execution_options(synchronize_session=False)
         )
     for key, (reset, failures, error) in streaks.items():
         if failures:

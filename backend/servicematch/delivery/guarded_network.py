@@ -1,7 +1,7 @@
-"""The network layer under the delivery HTTP client: a hard deadline per attempt, and no private hosts.
+"""The sockets under the delivery HTTP client: a hard deadline per attempt, and no private hosts.
 
-httpx's timeouts bound each socket operation, so a receiver that trickles one byte a second keeps
-an attempt alive indefinitely. Here every connect, read and write is given at most the time left
+A socket timeout bounds each operation, so a receiver that trickles one byte a second keeps an
+attempt alive indefinitely. Here every connect, read and write is given at most the time left
 until the attempt's deadline, and fails once it has passed, whatever the receiver does.
 
 The address check happens at connect time, on the addresses actually connected to, so a host
@@ -13,11 +13,10 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import socket
+import ssl
 import time
 from collections.abc import Iterator
 from contextvars import ContextVar
-
-import httpcore
 
 _deadline: ContextVar[float | None] = ContextVar("delivery_attempt_deadline", default=None)
 
@@ -36,14 +35,15 @@ def attempt_deadline(seconds: float) -> Iterator[None]:
         _deadline.reset(token)
 
 
-def _time_left(timeout: float | None, error: type[Exception]) -> float | None:
+def time_left() -> float | None:
+    """Seconds until the attempt's deadline (None outside an attempt); raises once it has passed."""
     deadline = _deadline.get()
     if deadline is None:
-        return timeout
+        return None
     left = deadline - time.monotonic()
     if left <= 0:
-        raise error("the attempt's deadline passed")
-    return left if timeout is None else min(timeout, left)
+        raise TimeoutError("the attempt's deadline passed")
+    return left
 
 
 def is_public_address(address: str) -> bool:
@@ -54,63 +54,73 @@ def is_public_address(address: str) -> bool:
     return ip.is_global and not ip.is_multicast
 
 
-class _DeadlineStream(httpcore.NetworkStream):
-    def __init__(self, stream: httpcore.NetworkStream) -> None:
-        self._stream = stream
+class _DeadlineIO:
+    """Each blocking call first sets the socket's timeout to the time left of the attempt."""
 
-    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-        return self._stream.read(max_bytes, _time_left(timeout, httpcore.ReadTimeout))
+    def _bounded(self) -> None:
+        self.settimeout(time_left())
 
-    def write(self, buffer: bytes, timeout: float | None = None) -> None:
-        self._stream.write(buffer, _time_left(timeout, httpcore.WriteTimeout))
+    def recv_into(self, buffer, nbytes=0, flags=0):
+        self._bounded()
+        return super().recv_into(buffer, nbytes, flags)
 
-    def close(self) -> None:
-        self._stream.close()
+    def recv(self, bufsize, flags=0):
+        self._bounded()
+        return super().recv(bufsize, flags)
 
-    def start_tls(self, ssl_context, server_hostname: str | None = None,
-                  timeout: float | None = None) -> httpcore.NetworkStream:
-        upgraded = self._stream.start_tls(ssl_context, server_hostname,
-                                          _time_left(timeout, httpcore.ConnectTimeout))
-        return _DeadlineStream(upgraded)
+    def sendall(self, data, flags=0):
+        self._bounded()
+        return super().sendall(data, flags)
 
-    def get_extra_info(self, info: str):
-        return self._stream.get_extra_info(info)
+    def send(self, data, flags=0):
+        self._bounded()
+        return super().send(data, flags)
 
 
-class GuardedBackend(httpcore.NetworkBackend):
-    """Synchronous sockets with the attempt deadline applied, and (optionally) public hosts only."""
+class _DeadlineSocket(_DeadlineIO, socket.socket):
+    pass
 
-    def __init__(self, *, allow_private: bool) -> None:
-        self.allow_private = allow_private
-        self._backend = httpcore.SyncBackend()
 
-    def connect_tcp(self, host: str, port: int, timeout: float | None = None,
-                    local_address: str | None = None, socket_options=None) -> httpcore.NetworkStream:
-        timeout = _time_left(timeout, httpcore.ConnectTimeout)
-        if not self.allow_private:
-            # Connect to an address that was checked, never to the name again (no second lookup).
-            host = self._public_address(host, port)
-        stream = self._backend.connect_tcp(host, port, timeout=timeout, local_address=local_address,
-                                           socket_options=socket_options)
-        return _DeadlineStream(stream)
+class _DeadlineSSLSocket(_DeadlineIO, ssl.SSLSocket):
+    pass  # its reads and writes go through recv_into and send
 
-    def connect_unix_socket(self, path: str, timeout: float | None = None, socket_options=None):
-        raise PrivateAddressRefused("deliveries are never sent to a Unix socket")
 
-    def sleep(self, seconds: float) -> None:
-        time.sleep(seconds)
+def tls_context() -> ssl.SSLContext:
+    """Certificate and host name checked, as any HTTPS client; its sockets keep the deadline."""
+    context = ssl.create_default_context()
+    context.sslsocket_class = _DeadlineSSLSocket
+    return context
 
-    @staticmethod
-    def _public_address(host: str, port: int) -> str:
-        try:
-            infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-        except socket.gaierror as exc:
-            raise httpcore.ConnectError(f"cannot resolve {host}: {exc}") from exc
-        addresses = [info[4][0] for info in infos]
-        public = [address for address in addresses if is_public_address(address)]
-        if not public or len(public) != len(addresses):
-            raise PrivateAddressRefused(
-                f"{host} resolves to a private, loopback or link-local address "
-                f"({', '.join(sorted(set(addresses)))}); set SERVICEMATCH_ALLOW_PRIVATE_WEBHOOKS=true "
-                "to allow it (development and tests only)")
-        return public[0]
+
+def connect(host: str, port: int, *, allow_private: bool, tls: ssl.SSLContext | None) -> socket.socket:
+    """A connected socket to host:port (TLS when given a context) within the attempt's time left."""
+    if allow_private:
+        plain = socket.create_connection((host, port), timeout=time_left())
+    else:
+        # Connect to an address that was checked, never to the name again (no second lookup).
+        plain = socket.create_connection((_public_address(host, port), port), timeout=time_left())
+    plain.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    guarded = _DeadlineSocket(plain.family, plain.type, plain.proto, fileno=plain.detach())
+    if tls is None:
+        return guarded
+    guarded.settimeout(time_left())
+    try:
+        return tls.wrap_socket(guarded, server_hostname=host)
+    except BaseException:
+        guarded.close()
+        raise
+
+
+def _public_address(host: str, port: int) -> str:
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise ConnectionError(f"cannot resolve {host}: {exc}") from exc
+    addresses = [info[4][0] for info in infos]
+    public = [address for address in addresses if is_public_address(address)]
+    if not public or len(public) != len(addresses):
+        raise PrivateAddressRefused(
+            f"{host} resolves to a private, loopback or link-local address "
+            f"({', '.join(sorted(set(addresses)))}); set SERVICEMATCH_ALLOW_PRIVATE_WEBHOOKS=true "
+            "to allow it (development and tests only)")
+    return public[0]

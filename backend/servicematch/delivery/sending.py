@@ -8,7 +8,6 @@ once and touches nothing but the network.
 
 from __future__ import annotations
 
-import httpx
 from sqlalchemy.orm import Session
 
 from servicematch.delivery.content import (
@@ -16,23 +15,29 @@ from servicematch.delivery.content import (
     provider_email,
     provider_webhook_body,
 )
-from servicematch.delivery.http_sender import encode_body, signed_post
+from servicematch.delivery.http_sender import DeliveryClient, encode_body, signed_post
 from servicematch.delivery.models import Delivery, TargetKind
 from servicematch.delivery.outcome import Outcome, Send, SendResult
 from servicematch.intake.models import Lead
 from servicematch.mail.transport import message_send, new_message
+from servicematch.privacy.messages import recipients_of
 from servicematch.privacy.sending import prepare_privacy_delivery
 from servicematch.settings import Settings
 
 
-class Payloads:
-    """Each lead's buyer payload, built (and its personal data decrypted) once per round."""
+class RoundLeads:
+    """What a round's messages share about each lead, worked out once: the buyer payload (its
+    personal data decrypted once for all the lead's targets) and, for consent receipts, who gets
+    the lead (read for all the round's receipts in one query)."""
 
-    def __init__(self, builder: PayloadBuilder, settings: Settings) -> None:
-        self._builder, self._settings = builder, settings
+    def __init__(self, builder: PayloadBuilder, settings: Settings, session: Session,
+                 receipt_leads: list[str]) -> None:
+        self._builder, self._settings, self._session = builder, settings, session
+        self._receipt_leads = receipt_leads
         self._built: dict[str, dict | Exception] = {}
+        self._recipients: dict[str, tuple[bool, list[str]]] | None = None
 
-    def of(self, lead: Lead) -> dict:
+    def payload(self, lead: Lead) -> dict:
         """The payload; raises what building it raised, for each of the lead's targets alike."""
         if lead.id not in self._built:
             try:
@@ -44,10 +49,18 @@ class Payloads:
             raise built
         return built
 
+    def recipients(self, lead_id: str) -> tuple[bool, list[str]]:
+        """lead_recipients' answer for a lead of this round."""
+        if self._recipients is None:
+            self._recipients = recipients_of(session=self._session, lead_ids=self._receipt_leads)
+        if lead_id not in self._recipients:
+            self._recipients |= recipients_of(session=self._session, lead_ids=[lead_id])
+        return self._recipients[lead_id]
+
 
 def prepare_delivery(
-    *, session: Session, delivery: Delivery, settings: Settings, client: httpx.Client,
-    payloads: Payloads, timestamp: int,
+    *, session: Session, delivery: Delivery, settings: Settings, client: DeliveryClient,
+    leads: RoundLeads, timestamp: int,
 ) -> SendResult | Send:
     """Build what this target receives from the stored lead; the result if nothing can be sent."""
     lead = delivery.lead
@@ -57,8 +70,8 @@ def prepare_delivery(
     if delivery.payload_kind != "lead":
         # A consent receipt or a privacy notice about the lead: privacy builds and sends those.
         return prepare_privacy_delivery(session=session, delivery=delivery, lead=lead, settings=settings,
-                                        client=client, timestamp=timestamp)
-    payload = payloads.of(lead)
+                                        client=client, timestamp=timestamp, recipients=leads.recipients)
+    payload = leads.payload(lead)
     if delivery.kind == TargetKind.BUYER:
         if not settings.buyer_url:
             return _not_configured(delivery, "SERVICEMATCH_BUYER_URL is not set")

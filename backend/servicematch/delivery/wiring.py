@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session
 
 from servicematch.delivery.outbox import enqueue_deliveries, matched_provider_names
-from servicematch.delivery.worker import BackgroundWorker, DeliveryWorker
+from servicematch.delivery.worker_process import WorkerProcess
 from servicematch.intake.models import Lead
 from servicematch.settings import Settings
 
@@ -26,8 +26,9 @@ class LeadDeliveries:
         return matched_provider_names(session=session, lead_id=lead_id)
 
 
-def built_in_worker(settings: Settings, session_factory: sessionmaker[Session]) -> BackgroundWorker | None:
-    """The worker `serve` runs inside the web process, or None when settings turn it off."""
+def built_in_worker(settings: Settings) -> WorkerProcess | None:
+    """The worker `serve` runs beside the web process, in a child process, or None when settings
+    turn it off."""
     if not settings.worker_enabled:
         return None
-    return BackgroundWorker(DeliveryWorker(session_factory=session_factory, settings=settings))
+    return WorkerProcess(settings)

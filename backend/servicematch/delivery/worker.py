@@ -22,12 +22,13 @@ from sqlalchemy.orm import Session, joinedload, sessionmaker
 from servicematch.delivery import wakeup
 from servicematch.delivery.claims import Claim, Completion, claim_due, complete_attempts
 from servicematch.delivery.content import PayloadBuilder, intake_payload_builder
-from servicematch.delivery.http_sender import delivery_client
-from servicematch.delivery.models import Delivery, utcnow
+from servicematch.delivery.http_sender import DeliveryClient
+from servicematch.delivery.models import Delivery, DeliveryStatus, utcnow
 from servicematch.delivery.outcome import Outcome, Send, SendResult
-from servicematch.delivery.sending import Payloads, prepare_delivery
+from servicematch.delivery.sending import RoundLeads, prepare_delivery
 from servicematch.intake.models import Lead
 from servicematch.kernel.chores import HourlyChore
+from servicematch.privacy.notices import RECEIPT
 from servicematch.privacy.retention import RetentionSchedule
 from servicematch.reporting.rollup import roll_up
 from servicematch.settings import Settings
@@ -43,8 +44,6 @@ BUSY_WAIT_SECONDS = 0.02
 # nothing else is under way): each round costs two transactions, so under load a round records
 # and refills several slots at once instead of one, for at most BUSY_WAIT_SECONDS of delay.
 WAKE_SHARE = 0.25
-# Connections the HTTP client keeps open (one per receiver it talks to, reused across sends).
-KEPT_CONNECTIONS = 64
 
 
 class DeliveryWorker:
@@ -63,9 +62,7 @@ class DeliveryWorker:
         self.clock = clock
         self.payload_builder = payload_builder
         self.worker_id = uuid.uuid4().hex[:8]
-        # Idle connections are kept for many endpoints, not just as many as run at once.
-        self._client = delivery_client(allow_private=settings.private_webhooks_allowed,
-                                       max_connections=max(KEPT_CONNECTIONS, settings.worker_concurrency))
+        self._client = DeliveryClient(allow_private=settings.private_webhooks_allowed)
         self._pool = ThreadPoolExecutor(max_workers=settings.worker_concurrency,
                                         thread_name_prefix="delivery-send")
         self._lock = threading.Lock()
@@ -158,8 +155,10 @@ class DeliveryWorker:
             raise
         for completion, status in zip(batch, statuses):
             result = completion.result
-            log.info("delivery %s -> %s (%s)", completion.claim.delivery_id, status or "settled elsewhere",
-                     result.status_code or result.error)
+            # Every attempt is on record in the database; the log speaks up for what needs a look.
+            level = logging.DEBUG if status == DeliveryStatus.DELIVERED else logging.INFO
+            log.log(level, "delivery %s -> %s (%s)", completion.claim.delivery_id, status or "settled elsewhere",
+                    result.status_code or result.error)
 
     def _prepare(self, claims: list[Claim]) -> dict[str, SendResult | Send]:
         """Build every claimed message in one session: one query for the round's deliveries, their
@@ -168,18 +167,19 @@ class DeliveryWorker:
         if not claims:
             return {}
         prepared: dict[str, SendResult | Send] = {}
-        payloads = Payloads(self.payload_builder, self.settings)
         timestamp = int(self.clock().timestamp())
         with self.session_factory() as session:
             deliveries = session.scalars(
                 select(Delivery).where(Delivery.id.in_([claim.delivery_id for claim in claims]))
                 .options(joinedload(Delivery.lead).joinedload(Lead.consent), joinedload(Delivery.provider))
             ).unique().all()
+            leads = RoundLeads(self.payload_builder, self.settings, session,
+                               receipt_leads=[d.lead_id for d in deliveries if d.payload_kind == RECEIPT])
             for delivery in deliveries:
                 try:
                     prepared[delivery.id] = prepare_delivery(
                         session=session, delivery=delivery, settings=self.settings, client=self._client,
-                        payloads=payloads, timestamp=timestamp)
+                        leads=leads, timestamp=timestamp)
                 except Exception as exc:
                     # A bug or bad data while building the message is recorded like any failed attempt.
                     log.exception("delivery %s could not be prepared", delivery.id)

@@ -11,7 +11,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email import message_from_bytes, policy
-from email.message import EmailMessage
+from email.message import EmailMessage, Message
 from pathlib import Path
 
 
@@ -33,14 +33,15 @@ class LocalMailbox:
     def __init__(self, directory: Path) -> None:
         self.directory = Path(directory)
 
-    def keep(self, message: EmailMessage) -> str:
+    def keep(self, message: Message) -> str:
         """Store the message; returns its id (sortable by arrival)."""
         self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         message_id = f"{datetime.now(UTC):%Y%m%dT%H%M%S%f}-{uuid.uuid4().hex[:8]}"
         path = self.directory / f"{message_id}.eml"
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(descriptor, "wb") as handle:
-            handle.write(message.as_bytes(policy=policy.SMTP))
+            # The message's own policy (the header objects it holds are its kind), with SMTP's CRLF.
+            handle.write(message.as_bytes(policy=message.policy.clone(linesep="\r\n")))
         return message_id
 
     def messages(self) -> list[StoredMessage]:

@@ -25,26 +25,37 @@ NOTICE_ASKS = {
 
 
 def lead_recipients(*, session: Session, lead_id: str) -> tuple[bool, list[str]]:
-    """Whether the buyer gets (or got) this lead, and the names of its providers in a stable
-    order; one query, as every consent receipt reads it."""
+    """Whether the buyer gets (or got) this lead, and the names of its providers in a stable order."""
+    return recipients_of(session=session, lead_ids=[lead_id])[lead_id]
+
+
+def recipients_of(*, session: Session, lead_ids: list[str]) -> dict[str, tuple[bool, list[str]]]:
+    """lead_recipients for several leads in one query: a worker's round reads all its receipts' at once."""
     rows = session.execute(
-        select(Delivery.kind, Delivery.status, Provider.name)
+        select(Delivery.lead_id, Delivery.kind, Delivery.status, Provider.name)
         .outerjoin(Provider, Delivery.provider_id == Provider.id)
-        .where(Delivery.lead_id == lead_id, Delivery.payload_kind == LEAD)
+        .where(Delivery.lead_id.in_(lead_ids), Delivery.payload_kind == LEAD)
     ).all()
-    buyer = any(kind == "buyer" and status != "skipped" for kind, status, _ in rows)
-    return buyer, sorted({name for _, _, name in rows if name is not None})
+    buyers, names = set(), {lead_id: set() for lead_id in lead_ids}
+    for lead_id, kind, status, name in rows:
+        if kind == "buyer" and status != "skipped":
+            buyers.add(lead_id)
+        if name is not None:
+            names[lead_id].add(name)
+    return {lead_id: (lead_id in buyers, sorted(names[lead_id])) for lead_id in lead_ids}
 
 
-def receipt(*, session: Session, lead: Lead, settings: Settings, catalog) -> tuple[str, str, str, dict]:
-    """(recipient, subject, text, extra headers) of the consent receipt for `lead`."""
+def receipt(*, lead: Lead, recipients: tuple[bool, list[str]], settings: Settings,
+            catalog) -> tuple[str, str, str, dict]:
+    """(recipient, subject, text, extra headers) of the consent receipt for `lead`, given
+    lead_recipients' answer for it."""
     contact = decrypt_personal_data(lead=lead, settings=settings)["contact"]
     consent = lead.consent
     # A service since removed from the catalogue still has its buyer's name for it.
     service = catalog.find(lead.service, lead.vertical) if catalog is not None else None
     service_name = getattr(service, "name", None) or lead.category or lead.service
     link = stop_url(settings=settings, lead_id=lead.id)
-    buyer, parties = lead_recipients(session=session, lead_id=lead.id)
+    buyer, parties = recipients[0], list(recipients[1])
     if buyer:
         parties.insert(0, settings.buyer_name or "our lead-buying partner")
     when = aware(consent.consented_at) if consent else aware(lead.created_at)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
-import httpx
 from sqlalchemy.orm import Session
 
-from servicematch.delivery.http_sender import encode_body, signed_post
+from servicematch.delivery.http_sender import DeliveryClient, encode_body, signed_post
 from servicematch.delivery.models import Delivery
 from servicematch.delivery.outcome import Outcome, Send, SendResult
 from servicematch.intake.models import Lead
@@ -27,13 +27,15 @@ def _catalog(catalog_dir: Path):
 
 
 def prepare_privacy_delivery(*, session: Session, delivery: Delivery, lead: Lead, settings: Settings,
-                             client: httpx.Client, timestamp: int) -> SendResult | Send:
+                             client: DeliveryClient, timestamp: int,
+                             recipients: Callable[[str], tuple[bool, list[str]]]) -> SendResult | Send:
     """Build a receipt or a notice; returns the result if nothing can be sent, else its sender.
 
-    The sender takes the seconds left for the attempt and sends once within them.
+    The sender takes the seconds left for the attempt and sends once within them. `recipients`
+    answers lead_recipients for a lead (the worker reads a whole round's at once).
     """
     if delivery.payload_kind == RECEIPT:
-        to, subject, text, headers = receipt(session=session, lead=lead, settings=settings,
+        to, subject, text, headers = receipt(lead=lead, recipients=recipients(lead.id), settings=settings,
                                              catalog=_catalog(settings.catalog_dir))
         if not to:
             return _rejected(delivery, "the lead has no e-mail address any more")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import stat
+from email import message_from_string, policy
 from pathlib import Path
 
 import pytest
@@ -86,3 +87,24 @@ def test_forgetting_a_recipient_removes_only_their_messages(tmp_path: Path) -> N
     mailbox = LocalMailbox(tmp_path)
     assert mailbox.forget_recipient("ann@example.com") == 2
     assert [m.summary()["to"] for m in mailbox.messages()] == ["bob@example.com"]
+
+
+def test_names_and_text_beyond_ascii_arrive_as_written_and_long_links_stay_on_their_line(
+        smtp: SmtpReceiver, tmp_path: Path) -> None:
+    settings = Settings(smtp_host="127.0.0.1", smtp_port=smtp.port, smtp_starttls=False,
+                        smtp_sender="Café Leads <leads@example.com>", mail_dir=tmp_path / "mail")
+    link = "https://servicematch.example/api/privacy/one-click?t=" + "x" * 150
+    message = new_message(settings=settings, to="ann@example.com", subject="Your request — Café repair",
+                          text="Hello José,\nyour request is in.\n", message_id_key="receipt-2",
+                          headers={"List-Unsubscribe": f"<{link}>"})
+    assert send_message(settings=settings, message=message).outcome == Outcome.DELIVERED
+    LocalMailbox(tmp_path / "box").keep(message)
+
+    (_, wire), = smtp.messages
+    [kept] = LocalMailbox(tmp_path / "box").messages()
+    for received in (message_from_string(wire, policy=policy.default), kept.read()):
+        assert received["From"].addresses[0].display_name == "Café Leads"
+        assert received["Subject"] == "Your request — Café repair"
+        assert received["List-Unsubscribe"] == f"<{link}>"
+        assert received.get_content().replace("\r\n", "\n") == "Hello José,\nyour request is in.\n"
+    assert wire.isascii()  # encoded for any mail server, not raw UTF-8

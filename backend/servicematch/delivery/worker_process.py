@@ -1,0 +1,119 @@
+"""The delivery worker `serve` starts: a child process of the web process, woken through a pipe.
+
+A worker inside the web process shares its interpreter lock with intake, so on a busy server each
+slows the other. In a process of its own the worker has its own lock (and, given a second core,
+its own core), and intake answers as fast as it would alone.
+
+The web process writes a byte into the pipe whenever it commits new deliveries (coalesced: one
+byte stands for every commit since the worker last read). The pipe is also how the child knows
+its parent is there: when the web process stops, or dies, the child reads end-of-file, finishes
+the sends under way, records them, and exits. A child that dies is started again.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import signal
+import threading
+from multiprocessing.connection import Connection
+
+from servicematch.delivery import wakeup
+from servicematch.settings import Settings
+
+log = logging.getLogger("servicematch.delivery")
+
+# How often the parent looks whether its worker is still alive, when nothing wakes it sooner.
+WATCH_SECONDS = 1.0
+WAKE = b"w"
+
+
+def run_child(settings: Settings, connection: Connection) -> None:
+    """The child: a delivery worker that sends until its parent closes the pipe."""
+    from servicematch.db.session import make_engine, make_session_factory
+    from servicematch.delivery.worker import BackgroundWorker, DeliveryWorker
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # Ctrl-C reaches the whole process group; the parent decides when its worker stops.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    engine = make_engine(settings.database_url)
+    background = BackgroundWorker(DeliveryWorker(session_factory=make_session_factory(engine), settings=settings))
+    signal.signal(signal.SIGTERM, lambda *_: connection.close())
+    background.start()
+    try:
+        while True:
+            connection.recv_bytes()
+            wakeup.notify()
+    except (EOFError, OSError):
+        pass  # the parent stopped, died, or sent SIGTERM
+    finally:
+        background.stop()
+        engine.dispose()
+
+
+class WorkerProcess:
+    """The parent's side: starts the child, forwards wake-ups, restarts it if it dies, stops it."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        # A fresh interpreter: forking a web process would copy its threads' locks mid-use.
+        self._context = multiprocessing.get_context("spawn")
+        self._process: multiprocessing.process.BaseProcess | None = None
+        self._connection: Connection | None = None
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._watcher = threading.Thread(target=self._watch, name="delivery-worker-watch", daemon=True)
+
+    def start(self) -> None:
+        self._spawn()
+        wakeup.subscribe(self._wake)
+        self._watcher.start()
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process is not None else None
+
+    def stop(self, timeout: float | None = None) -> None:
+        """Close the pipe (the child finishes its sends and exits); past `timeout`, terminate it."""
+        self._stopping.set()
+        wakeup.unsubscribe(self._wake)
+        self._wake.set()
+        self._watcher.join()
+        self._close_pipe()
+        if self._process is not None:
+            self._process.join(timeout)
+            if self._process.is_alive():
+                log.error("delivery worker %s did not stop in time; terminating it", self._process.pid)
+                self._process.terminate()
+                self._process.join(5)
+
+    def _spawn(self) -> None:
+        reader, writer = self._context.Pipe(duplex=False)
+        process = self._context.Process(target=run_child, args=(self.settings, reader), name="delivery-worker",
+                                        daemon=False)
+        process.start()
+        reader.close()  # only the child holds the reading end: its end-of-file means the parent is gone
+        self._process, self._connection = process, writer
+
+    def _watch(self) -> None:
+        while not self._stopping.is_set():
+            woken = self._wake.wait(WATCH_SECONDS)
+            self._wake.clear()
+            if self._stopping.is_set():
+                return
+            if not self._process.is_alive():
+                log.error("delivery worker %s exited with %s; starting another", self._process.pid,
+                          self._process.exitcode)
+                self._close_pipe()
+                self._spawn()
+                woken = True  # whatever was committed meanwhile is due now
+            if woken:
+                try:
+                    self._connection.send_bytes(WAKE)
+                except OSError:
+                    pass  # the child is gone; the next look starts another
+
+    def _close_pipe(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
