@@ -148,10 +148,11 @@ def _newest_with_status(session: Session, settings: Settings, filters: LeadFilte
 
     Checking each lead's deliveries from the newest lead down costs a lookup per lead, and few
     leads have one of these statuses. A lead's deliveries are created with it, or later (a
-    correction, a revocation): none is older than the lead by more than DELIVERY_MARGIN. So the leads created since a moment that have such a delivery are among the
-    leads of the deliveries of that status created since a margin before it. Once a page of those
-    leads, newest first, ends at or after the moment, it is the page; else an earlier moment is
-    tried, and last the lookup per lead.
+    correction, a revocation): none is older than the lead by more than DELIVERY_MARGIN. So the
+    leads created since a moment that have such a delivery are among the leads of the deliveries
+    of that status created since a margin before it. Once a page of those leads, newest first,
+    ends at or after the moment, it is the page; else an earlier moment is tried, and last the
+    lookup per lead.
     """
     others = filtered_leads(replace(filters, status=""), settings)
     latest = position[0] if position is not None else utcnow()

@@ -60,8 +60,10 @@ class _Connection(http.client.HTTPConnection):
         """Kept open, not idle too long, and the receiver has not closed it (nothing to read)."""
         if self.sock is None or time.monotonic() - self.idle_since > KEEP_ALIVE_SECONDS:
             return False
-        readable, _, _ = select.select([self.sock], [], [], 0)
-        return not readable
+        # poll, not select: a busy worker's descriptors can pass select's limit of 1024.
+        poller = select.poll()
+        poller.register(self.sock, select.POLLIN)
+        return not poller.poll(0)
 
 
 @dataclass(frozen=True)

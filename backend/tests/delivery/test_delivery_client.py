@@ -105,9 +105,9 @@ def test_a_kept_connection_the_receiver_dropped_is_not_used_again():
     def serve() -> None:
         for _ in range(2):
             connection, _ = listener.accept()
+            served.append(connection)  # before answering: the client may check as soon as it reads
             connection.recv(65536)
             connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
-            served.append(connection)
             connection.close()
 
     threading.Thread(target=serve, daemon=True).start()
