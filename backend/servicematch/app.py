@@ -20,7 +20,6 @@ from servicematch.catalog.router import router as catalog_router
 from servicematch.console.router import install_console
 from servicematch.db.session import make_engine, make_session_factory
 from servicematch.delivery.router import router as provider_admin_router
-from servicematch.delivery.wiring import LeadDeliveries, built_in_worker
 from servicematch.errors import COMMON_ERROR_RESPONSES, install_error_handlers
 from servicematch.events.router import install_events
 from servicematch.intake.body_limit import BodySizeLimit
@@ -32,7 +31,7 @@ from servicematch.intake.store import LeadStore, SimpleLeadStore
 from servicematch.intake.writer import BatchedLeadStore
 from servicematch.ops.router import router as ops_router
 from servicematch.privacy.router import install_privacy
-from servicematch.privacy.wiring import WithConsentReceipt
+from servicematch.routing.worker_process import built_in_worker
 from servicematch.security import install_http_hygiene
 from servicematch.settings import Settings, get_settings
 from servicematch.web.router import install_site
@@ -44,9 +43,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     catalog = load_catalog(settings.catalog_dir)
     engine = make_engine(settings.database_url)
     session_factory = make_session_factory(engine)
-    # Storing a lead also queues its deliveries and its consent receipt, in the same transaction.
-    transactions = LeadTransactions(session_factory=session_factory, settings=settings, index=catalog,
-                                    side_effects=WithConsentReceipt(LeadDeliveries(settings)))
+    # Storing a lead commits it with its consent record and a "lead accepted" event; routing, in
+    # the worker, decides who gets it and queues its deliveries and consent receipt.
+    transactions = LeadTransactions(session_factory=session_factory, settings=settings, index=catalog)
     lead_store = make_lead_store(settings, transactions)
 
     @asynccontextmanager

@@ -68,8 +68,9 @@ def check_catalog() -> None:
 
 def _add_delivery_commands() -> None:
     from servicematch.delivery import commands as delivery
+    from servicematch.routing import commands as routing
 
-    for command in (delivery.worker, delivery.providers, delivery.deliveries, delivery.leads):
+    for command in (routing.worker, routing.buyers, delivery.providers, delivery.deliveries, delivery.leads):
         main.add_command(command)
 
 

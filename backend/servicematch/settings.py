@@ -84,6 +84,11 @@ class Settings(BaseSettings):
     mail_dir: Path = VAR_DIR / "mail"
     # The lead buyer's name, as consent receipts tell consumers who may contact them.
     buyer_name: str = ""
+    # Routing's auction (buyers of `servicematch buyers`): how long buyers have to bid, how long
+    # a winner has to take the post, and the highest bid believed (dollars; above it is a pass).
+    ping_timeout_ms: int = Field(default=1000, ge=50, le=30_000)
+    post_timeout_ms: int = Field(default=3000, ge=100, le=30_000)
+    max_bid: float = Field(default=500.0, gt=0, le=100_000)
     # Privacy: lead personal data is erased after this many days; consent proof is kept 5 years.
     lead_retention_days: int = Field(default=3 * 365, ge=1)
     consent_retention_days: int = Field(default=5 * 365 + 1, ge=5 * 365)
@@ -194,6 +199,10 @@ class Settings(BaseSettings):
     def derive_key(self, purpose: str) -> bytes:
         """A 32-byte key for one purpose (signing links, CSRF, ...), derived from secret_key with HKDF."""
         return derive_key(self.secret_key, purpose)
+
+    @property
+    def max_bid_cents(self) -> int:
+        return round(self.max_bid * 100)
 
     @property
     def is_sqlite(self) -> bool:

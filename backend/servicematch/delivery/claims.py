@@ -11,7 +11,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import Integer, String, bindparam, cast, column, insert, or_, select, update, values
+from sqlalchemy import (
+    Integer,
+    String,
+    and_,
+    bindparam,
+    cast,
+    column,
+    insert,
+    or_,
+    select,
+    update,
+    values,
+)
 from sqlalchemy.orm import Session, sessionmaker
 
 from servicematch.delivery import endpoints
@@ -172,7 +184,9 @@ def complete_attempts(
         # What a retry is scheduled from; nothing to read when every answer was a success.
         undelivered = [c.claim.delivery_id for c in completions if c.result.outcome != Outcome.DELIVERED]
         known = {row.id: row for row in connection.execute(
-            select(Delivery.id, Delivery.window_started_at, Delivery.attempt_count)
+            select(Delivery.id, Delivery.window_started_at, Delivery.attempt_count,
+                   and_(Delivery.kind == TargetKind.BUYER_POST, Delivery.payload_kind == "lead")
+                   .label("single_attempt"))
             .where(Delivery.id.in_(undelivered)))} if undelivered else {}
         # One statement for all the answers, and one for all the successes: the common case costs
         # two statements per batch, not two per delivery.
@@ -239,7 +253,8 @@ def _complete_one(connection, completion: Completion, row, *, now: datetime, set
         return None
     values: dict = {"claimed_until": None, "claim_token": None, "last_error": _describe_failure(result)}
     table = Delivery.__table__
-    if result.outcome == Outcome.REJECTED:
+    if result.outcome == Outcome.REJECTED or row.single_attempt:
+        # An auction's post has one attempt: whatever its answer, routing settles it at once.
         values |= {"status": DeliveryStatus.REJECTED, "completed_at": now}
         # Without the lease, a final answer still settles a delivery nobody settled yet.
         who = table.c.status == DeliveryStatus.PENDING

@@ -1,10 +1,8 @@
-"""Operator commands: `providers add|list|disable`, `deliveries retry`, `leads show`, `worker`."""
+"""Operator commands: `providers add|list|disable`, `deliveries retry`, `leads show`."""
 
 from __future__ import annotations
 
 import json
-import signal
-import threading
 
 import click
 from pydantic import ValidationError
@@ -15,7 +13,6 @@ from servicematch.delivery.content import intake_payload_builder
 from servicematch.delivery.history import lead_history, render_history
 from servicematch.delivery.outbox import retry_delivery
 from servicematch.delivery.schemas import ProviderCreate
-from servicematch.delivery.worker import DeliveryWorker
 from servicematch.errors import ServiceMatchError
 from servicematch.settings import get_settings
 from servicematch.terminal import SafeClickException, safe_text
@@ -139,25 +136,3 @@ def show(request_id: str, as_json: bool) -> None:
         except ServiceMatchError as exc:
             raise SafeClickException(exc.error) from exc
     click.echo(json.dumps(history, indent=2) if as_json else render_history(history))
-
-
-@click.command()
-@click.option("--once", is_flag=True, help="Send what is due now, then exit.")
-def worker(once: bool) -> None:
-    """Run a delivery worker as its own process (several side by side on PostgreSQL)."""
-    settings = get_settings()
-    delivery_worker = DeliveryWorker(session_factory=_session_factory(), settings=settings)
-    if once:
-        click.echo(f"attempted {delivery_worker.run_until_idle()} deliveries")
-        delivery_worker.close()
-        return
-    if settings.is_sqlite:
-        click.echo("SQLite: run one worker only (and `serve --no-worker` alongside it)", err=True)
-    stop = threading.Event()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, lambda *_: stop.set())
-    click.echo(f"delivery worker {delivery_worker.worker_id} running; Ctrl-C stops it")
-    try:
-        delivery_worker.run_forever(stop)
-    finally:
-        delivery_worker.close()

@@ -179,7 +179,7 @@ def url_problem(url: str, *, allow_private: bool) -> str | None:
 
 def post_signed(
     *, client: DeliveryClient, url: str, body: bytes, secret: str, idempotency_key: str,
-    timestamp: int, timeout: float, allow_private: bool = True,
+    timestamp: int, timeout: float, allow_private: bool = True, message_id: str = "",
 ) -> SendResult:
     """Send once within `timeout` seconds in all; never raises for network trouble."""
     problem = url_problem(url, allow_private=allow_private)

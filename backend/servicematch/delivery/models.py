@@ -36,7 +36,11 @@ class DeliveryStatus:
 
 
 class TargetKind:
+    # The fixed buyer of SERVICEMATCH_BUYER_URL: every sellable lead, retried for 24 hours.
     BUYER = "buyer"
+    # A buyer of the buyers table that won a lead in routing's auction: one attempt within the
+    # post deadline; a refusal, an error or no answer passes the lead to the next bid.
+    BUYER_POST = "buyer_post"
     PROVIDER_WEBHOOK = "provider_webhook"
     PROVIDER_EMAIL = "provider_email"
     # The consumer's own mailbox: consent receipts (servicematch.privacy).
@@ -44,7 +48,7 @@ class TargetKind:
 
 
 # A lead's own deliveries: to the buyer and to providers (not the consumer's receipt e-mail).
-LEAD_KINDS = (TargetKind.BUYER, TargetKind.PROVIDER_WEBHOOK, TargetKind.PROVIDER_EMAIL)
+LEAD_KINDS = (TargetKind.BUYER, TargetKind.BUYER_POST, TargetKind.PROVIDER_WEBHOOK, TargetKind.PROVIDER_EMAIL)
 
 
 class Provider(Base):
@@ -84,6 +88,9 @@ class Delivery(Base):
     provider_id: Mapped[str | None] = mapped_column(
         ForeignKey("providers.id", ondelete="SET NULL"), index=True
     )
+    # A buyer of routing's buyers table (servicematch.routing.models.Buyer), for buyer_post rows
+    # and the privacy notices that follow them.
+    buyer_id: Mapped[str | None] = mapped_column(ForeignKey("buyers.id", ondelete="SET NULL"), index=True)
     kind: Mapped[str] = mapped_column(String(24))
     # What is sent: the lead itself, or a privacy message about it (servicematch.privacy.notices:
     # receipt, lead.revoked, lead.deleted, lead.corrected) to the same party by the same channel.
@@ -105,6 +112,9 @@ class Delivery(Base):
         back_populates="delivery", order_by="DeliveryAttempt.attempted_at"
     )
     provider: Mapped[Provider | None] = relationship()
+    # Resolved by name in the ORM's registry: routing, which owns buyers, imports delivery, not
+    # the other way round.
+    buyer: Mapped[Buyer | None] = relationship("Buyer")  # noqa: F821
     # Lets one flush insert a new lead before its deliveries (the unit of work orders by it).
     lead: Mapped[Lead] = relationship()
 

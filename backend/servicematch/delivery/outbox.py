@@ -1,15 +1,12 @@
-"""The outbox: rows added in the lead's transaction (claims.py leases and completes them)."""
+"""The outbox: the rows routing adds for what it decided (claims.py leases and completes them)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from servicematch.delivery import wakeup
-from servicematch.delivery.matching import match_providers
 from servicematch.delivery.models import (
     Delivery,
     DeliveryStatus,
@@ -21,23 +18,13 @@ from servicematch.delivery.models import (
 )
 from servicematch.errors import NotFound, ServiceMatchError
 from servicematch.intake.models import Lead
+from servicematch.kernel import wakeup
 from servicematch.reporting.models import reopen_delivery_day
 from servicematch.settings import Settings
 
 
-@dataclass(frozen=True)
-class EnqueueResult:
-    deliveries: list[Delivery] = field(default_factory=list)
-    providers: list[Provider] = field(default_factory=list)
-
-    @property
-    def provider_names(self) -> list[str]:
-        """What the consumer's thank-you answer may show."""
-        return [provider.name for provider in self.providers]
-
-
 def buyer_skip_reason(lead: Lead) -> str | None:
-    """Why a lead must not go to the buyer, or None when it may."""
+    """Why a lead must not go to a buyer, or None when it may."""
     if lead.do_not_sell:
         return "not sent: the consumer opted out of sale (Global Privacy Control)"
     if lead.is_duplicate:
@@ -45,43 +32,48 @@ def buyer_skip_reason(lead: Lead) -> str | None:
     return None
 
 
-def enqueue_deliveries(
-    *, session: Session, lead: Lead, settings: Settings, now: datetime | None = None
-) -> EnqueueResult:
-    """Add a lead's deliveries to `session`; the caller's commit stores them with the lead."""
-    now = now or utcnow()
-    if lead.id is None:
-        session.flush()
-    rows: list[Delivery] = []
-
-    def add(kind: str, target_key: str, provider: Provider | None = None,
-            skip_reason: str | None = None) -> None:
-        rows.append(Delivery(
-            id=new_id(), lead_id=lead.id, provider_id=provider.id if provider else None, kind=kind,
-            target_key=target_key, status=DeliveryStatus.SKIPPED if skip_reason else DeliveryStatus.PENDING,
-            attempt_count=0, last_error=skip_reason, next_attempt_at=now, window_started_at=now,
-            created_at=now, completed_at=now if skip_reason else None,
-        ))
-
-    if settings.buyer_url:
-        add(TargetKind.BUYER, "buyer", skip_reason=buyer_skip_reason(lead))
-    # A duplicate already reached its providers the first time it came in.
-    providers = [] if lead.is_duplicate else match_providers(
-        session=session, vertical=lead.vertical, service=lead.service, state=lead.state,
-        zip_code=lead.zip, now=now,
+def _row(lead: Lead, kind: str, target_key: str, now: datetime, *, provider: Provider | None = None,
+         buyer_id: str | None = None, skip_reason: str | None = None) -> Delivery:
+    return Delivery(
+        id=new_id(), lead_id=lead.id, provider_id=provider.id if provider else None, buyer_id=buyer_id,
+        kind=kind, target_key=target_key,
+        status=DeliveryStatus.SKIPPED if skip_reason else DeliveryStatus.PENDING,
+        attempt_count=0, last_error=skip_reason, next_attempt_at=now, window_started_at=now,
+        created_at=now, completed_at=now if skip_reason else None,
     )
+
+
+def _queue(session: Session, rows: list[Delivery]) -> list[Delivery]:
+    session.add_all(rows)
+    if any(row.status == DeliveryStatus.PENDING for row in rows):
+        wakeup.notify_after_commit(session)
+    return rows
+
+
+def enqueue_fixed_buyer(*, session: Session, lead: Lead, now: datetime) -> Delivery:
+    """The SERVICEMATCH_BUYER_URL buyer's row: sent, or skipped with the reason on record."""
+    return _queue(session, [_row(lead, TargetKind.BUYER, "buyer", now, skip_reason=buyer_skip_reason(lead))])[0]
+
+
+def enqueue_buyer_post(*, session: Session, lead: Lead, buyer_id: str, now: datetime) -> Delivery:
+    """The full lead to a buyer that won it in routing's auction (one attempt, no retries)."""
+    return _queue(session, [_row(lead, TargetKind.BUYER_POST, f"buyer:{buyer_id}", now, buyer_id=buyer_id)])[0]
+
+
+def enqueue_providers(*, session: Session, lead: Lead, providers: list[Provider], settings: Settings,
+                      now: datetime) -> list[Delivery]:
+    """Each provider's webhook and/or e-mail rows; stamps their turn for round robin."""
+    rows: list[Delivery] = []
     for position, provider in enumerate(providers):
         # Stamped in pick order, so providers matched together keep their turn order next time.
         provider.last_matched_at = now + timedelta(microseconds=position)
         if provider.webhook_url:
-            add(TargetKind.PROVIDER_WEBHOOK, f"webhook:{provider.id}", provider)
+            rows.append(_row(lead, TargetKind.PROVIDER_WEBHOOK, f"webhook:{provider.id}", now, provider=provider))
         email_skip = None if settings.smtp_host else "not sent: no SMTP server is configured"
         if email_skip is None or not provider.webhook_url:
-            add(TargetKind.PROVIDER_EMAIL, f"email:{provider.id}", provider, email_skip)
-    session.add_all(rows)
-    if any(row.status == DeliveryStatus.PENDING for row in rows):
-        wakeup.notify_after_commit(session)
-    return EnqueueResult(deliveries=rows, providers=providers)
+            rows.append(_row(lead, TargetKind.PROVIDER_EMAIL, f"email:{provider.id}", now, provider=provider,
+                             skip_reason=email_skip))
+    return _queue(session, rows)
 
 
 def retry_delivery(*, session: Session, delivery_id: str, now: datetime | None = None) -> Delivery:

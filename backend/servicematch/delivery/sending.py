@@ -19,6 +19,7 @@ from servicematch.delivery.http_sender import DeliveryClient, encode_body, signe
 from servicematch.delivery.models import Delivery, TargetKind
 from servicematch.delivery.outcome import Outcome, Send, SendResult
 from servicematch.intake.models import Lead
+from servicematch.intake.payload import auction_post_payload
 from servicematch.mail.transport import message_send, new_message
 from servicematch.privacy.messages import recipients_of
 from servicematch.privacy.sending import prepare_privacy_delivery
@@ -71,6 +72,8 @@ def prepare_delivery(
         # A consent receipt or a privacy notice about the lead: privacy builds and sends those.
         return prepare_privacy_delivery(session=session, delivery=delivery, lead=lead, settings=settings,
                                         client=client, timestamp=timestamp, recipients=leads.recipients)
+    if delivery.kind == TargetKind.BUYER_POST:
+        return _auction_post(delivery=delivery, lead=lead, settings=settings, client=client, timestamp=timestamp)
     payload = leads.payload(lead)
     if delivery.kind == TargetKind.BUYER:
         if not settings.buyer_url:
@@ -102,6 +105,21 @@ def prepare_delivery(
     message = new_message(settings=settings, to=provider.contact_email, subject=subject, text=text,
                           message_id_key=delivery.id)
     return message_send(settings=settings, message=message)
+
+
+def _auction_post(*, delivery: Delivery, lead: Lead, settings: Settings, client: DeliveryClient,
+                  timestamp: int) -> SendResult | Send:
+    """The full lead and its consent proof to a buyer that won it, within the post deadline."""
+    buyer = delivery.buyer
+    if buyer is None:
+        return SendResult(outcome=Outcome.REJECTED, target=delivery.target_key, duration_ms=0,
+                          error="the buyer no longer exists", sent=False)
+    body = encode_body(auction_post_payload(lead=lead, settings=settings))
+    send = signed_post(client=client, url=buyer.post_url, body=body, secret=buyer.secret,
+                       idempotency_key=lead.request_id, message_id=delivery.id, timestamp=timestamp,
+                       allow_private=settings.private_webhooks_allowed)
+    post_seconds = settings.post_timeout_ms / 1000
+    return lambda deadline: send(min(deadline, post_seconds))
 
 
 def _not_configured(delivery: Delivery, why: str) -> SendResult:

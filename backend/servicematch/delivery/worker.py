@@ -15,11 +15,11 @@ from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
+from typing import Protocol
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, joinedload, sessionmaker
 
-from servicematch.delivery import wakeup
 from servicematch.delivery.claims import Claim, Completion, claim_due, complete_attempts
 from servicematch.delivery.content import PayloadBuilder, intake_payload_builder
 from servicematch.delivery.http_sender import DeliveryClient
@@ -27,6 +27,7 @@ from servicematch.delivery.models import Delivery, DeliveryStatus, utcnow
 from servicematch.delivery.outcome import Outcome, Send, SendResult
 from servicematch.delivery.sending import RoundLeads, prepare_delivery
 from servicematch.intake.models import Lead
+from servicematch.kernel import wakeup
 from servicematch.kernel.chores import HourlyChore
 from servicematch.privacy.notices import RECEIPT
 from servicematch.privacy.retention import RetentionSchedule
@@ -46,12 +47,37 @@ BUSY_WAIT_SECONDS = 0.02
 WAKE_SHARE = 0.25
 
 
+class LeadRouter(Protocol):
+    """What decides who gets each accepted lead (servicematch.routing's RoutingStage): the worker
+    starts its auctions each round and hands it the answers of the buyer posts it sent."""
+
+    def start_due(self) -> int:
+        """Claim accepted leads and start routing them; how many started."""
+
+    def busy(self) -> bool: ...
+
+    def wait(self) -> None:
+        """Until every lead being routed has its outcome committed."""
+
+    def settle(self, delivery_ids: list[str]) -> None:
+        """Buyer posts among these deliveries have their answers: sell, or pass the lead on."""
+
+    def sweep(self) -> None:
+        """Settle what a stopped worker left unsettled."""
+
+    def close(self) -> None: ...
+
+
+# Buyer posts go to endpoints named "buyer:<id>" (the fixed buyer's endpoint is plain "buyer").
+AUCTION_ENDPOINT_PREFIX = "buyer:"
+
+
 class DeliveryWorker:
     """One worker; several may run side by side on PostgreSQL, one on SQLite."""
 
     def __init__(
         self, *, session_factory: sessionmaker[Session], settings: Settings, clock: Clock = utcnow,
-        payload_builder: PayloadBuilder = intake_payload_builder,
+        payload_builder: PayloadBuilder = intake_payload_builder, router: LeadRouter | None = None,
     ) -> None:
         if settings.delivery_lease_seconds <= settings.delivery_timeout_seconds:
             # A lease shorter than a send would let a second worker send the same lead meanwhile.
@@ -61,6 +87,7 @@ class DeliveryWorker:
         self.settings = settings
         self.clock = clock
         self.payload_builder = payload_builder
+        self.router = router
         self.worker_id = uuid.uuid4().hex[:8]
         self._client = DeliveryClient(allow_private=settings.private_webhooks_allowed)
         self._pool = ThreadPoolExecutor(max_workers=settings.worker_concurrency,
@@ -73,8 +100,11 @@ class DeliveryWorker:
         self._changed = threading.Event()
 
     def dispatch(self) -> int:
-        """Record the answers that came in, then start sends for the free slots; returns how many."""
+        """Record the answers that came in, start routing new leads, then start sends for the free
+        slots; returns how many sends started."""
         self._record_finished()
+        if self.router is not None:
+            self.router.start_due()
         with self._lock:
             in_flight = +self._in_flight
         free = self.settings.worker_concurrency - sum(in_flight.values())
@@ -95,6 +125,10 @@ class DeliveryWorker:
         total = 0
         for _ in range(max_rounds):
             self._changed.clear()
+            if self.router is not None:
+                # Every auction's outcome committed before this round claims its posts.
+                self.router.start_due()
+                self.router.wait()
             started = self.dispatch()
             total += started
             if started == 0:
@@ -125,19 +159,27 @@ class DeliveryWorker:
                         # The privacy retention periods (daily) and the dashboard's daily counts.
                         for chore in chores:
                             chore.poke()
+                        if self.router is not None:
+                            self.router.sweep()
                     self._changed.wait(BUSY_WAIT_SECONDS if busy else self.settings.worker_poll_seconds)
         finally:
             wakeup.unsubscribe(self._changed)
 
     def close(self) -> None:
         """Let the sends under way finish and record them, then release the connections."""
+        if self.router is not None:
+            self.router.wait()
         self._pool.shutdown(wait=True)
         try:
             self._record_finished()
         finally:
+            if self.router is not None:
+                self.router.close()
             self._client.close()
 
     def _idle(self) -> bool:
+        if self.router is not None and self.router.busy():
+            return False
         with self._lock:
             return not self._finished and sum(self._in_flight.values()) == 0
 
@@ -153,6 +195,10 @@ class DeliveryWorker:
             with self._lock:  # kept for the next round; the leases still protect the rows
                 self._finished = batch + self._finished
             raise
+        if self.router is not None:
+            posts = [c.claim.delivery_id for c in batch if c.claim.endpoint.startswith(AUCTION_ENDPOINT_PREFIX)]
+            if posts:
+                self.router.settle(posts)
         for completion, status in zip(batch, statuses):
             result = completion.result
             # Every attempt is on record in the database; the log speaks up for what needs a look.

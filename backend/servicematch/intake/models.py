@@ -12,6 +12,7 @@ from sqlalchemy import (
     Computed,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     LargeBinary,
     String,
@@ -26,6 +27,8 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from servicematch.kernel.clock import utcnow
 from servicematch.kernel.ids import new_id
 from servicematch.kernel.orm import Base
+
+LEAD_ACCEPTED = "lead.accepted"
 
 
 def _clicked(key: str):
@@ -100,3 +103,24 @@ class ConsentRecord(Base):
     global_privacy_control: Mapped[bool] = mapped_column(Boolean, default=False)
 
     lead: Mapped[Lead] = relationship(back_populates="consent")
+
+
+class LeadEvent(Base):
+    """"A lead was accepted": written in the lead's own transaction, consumed by routing.
+
+    The request that stored the lead does nothing else: routing (run by the worker) claims these
+    rows under a lease, decides who gets the lead and marks the row done in the transaction that
+    commits its decision, so a worker that dies mid-way leaves the row to be claimed again.
+    """
+
+    __tablename__ = "lead_events"
+    __table_args__ = (Index("ix_lead_events_pending", "done_at", "created_at"),)
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    lead_id: Mapped[str] = mapped_column(ForeignKey("leads.id", ondelete="CASCADE"), index=True)
+    type: Mapped[str] = mapped_column(String(32), default=LEAD_ACCEPTED)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    claim_token: Mapped[str | None] = mapped_column(String(36))
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    done_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

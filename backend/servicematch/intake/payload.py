@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC
+
 from servicematch.settings import Settings
 
 from .crypto import cipher_for
@@ -42,3 +44,40 @@ def buyer_payload(*, lead: Lead, settings: Settings) -> dict:
         "customquestions": {key: value for key, value in answers.items() if key.startswith("cq")},
         "click": click,
     }
+
+
+def consent_proof(lead: Lead) -> dict:
+    """What lets a buyer prove the consumer's consent: the text the visitor saw, word for word, and
+    its SHA-256, when, from where (the page without personal parameters), the certificate."""
+    consent = lead.consent
+    return {
+        "leadId": lead.id,
+        "requestId": lead.request_id,
+        "createdAt": _iso(lead.created_at),
+        "consent": {
+            "text": consent.consent_text if consent else None,
+            "textSha256": consent.consent_text_sha256 if consent else None,
+            "consentedAt": _iso(consent.consented_at) if consent else None,
+            "ip": consent.ip_address if consent else None,
+            "userAgent": consent.user_agent if consent else None,
+            "pageUrl": consent.page_url if consent else None,
+            "trustedFormCertUrl": (consent.trustedform_cert_url or None) if consent else None,
+            "partnerListVersion": consent.partner_list_version if consent else None,
+            "globalPrivacyControl": bool(consent and consent.global_privacy_control),
+            "doNotSell": bool(lead.do_not_sell),
+        },
+    }
+
+
+def auction_post_payload(*, lead: Lead, settings: Settings) -> dict:
+    """What a buyer that won a lead receives: the submission payload and the consent proof."""
+    return {**buyer_payload(lead=lead, settings=settings), **consent_proof(lead)}
+
+
+def _iso(moment) -> str | None:
+    """ISO 8601 in UTC with a Z (SQLite hands back naive datetimes; everything stored is UTC)."""
+    if moment is None:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")

@@ -17,28 +17,15 @@ from typing import Protocol
 
 from fastapi import Request
 from fastapi.concurrency import run_in_threadpool
-from sqlalchemy import BigInteger, Engine, Integer, String, text
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy import Engine
 
 from servicematch.errors import ServiceMatchError
-from servicematch.kernel.orm import Base
 
 from .client import client_ip
 
 TOO_MANY = "Too many requests from your network. Please wait a moment and try again."
 # Clients remembered in-process at most; the least recently counted are forgotten first.
 MAX_TRACKED_KEYS = 100_000
-
-
-class RateLimitCounter(Base):
-    """One client's hits in one window of one limiter ("submit:203.0.113.7|29411520")."""
-
-    __tablename__ = "rate_limit_counters"
-
-    bucket: Mapped[str] = mapped_column(String(300), primary_key=True)
-    hits: Mapped[int] = mapped_column(Integer)
-    # Unix seconds after which the row no longer counts (the window after next has begun).
-    expires_at: Mapped[int] = mapped_column(BigInteger, index=True)
 
 
 class Counters(Protocol):
@@ -73,38 +60,6 @@ class MemoryCounters:
             self._counts.move_to_end(slot)
             while len(self._counts) > self._max_keys:
                 self._counts.popitem(last=False)
-
-
-class DatabaseCounters:
-    """Shared by every web process on PostgreSQL: one upserted row per key and window."""
-
-    blocking = True
-    # Expired rows are deleted every this many additions, a bounded batch at a time.
-    PRUNE_EVERY = 500
-
-    def __init__(self, engine: Engine) -> None:
-        self._engine = engine
-        self._adds = 0
-
-    def read(self, key: str, window: int) -> tuple[int, int]:
-        with self._engine.connect() as connection:
-            rows = dict(connection.execute(
-                text("SELECT bucket, hits FROM rate_limit_counters WHERE bucket IN (:now, :before)"),
-                {"now": f"{key}|{window}", "before": f"{key}|{window - 1}"},
-            ).all())
-        return rows.get(f"{key}|{window}", 0), rows.get(f"{key}|{window - 1}", 0)
-
-    def add(self, key: str, window: int, expires_at: float) -> None:
-        with self._engine.begin() as connection:
-            connection.execute(text(
-                "INSERT INTO rate_limit_counters (bucket, hits, expires_at) VALUES (:bucket, 1, :expires) "
-                "ON CONFLICT (bucket) DO UPDATE SET hits = rate_limit_counters.hits + 1"
-            ), {"bucket": f"{key}|{window}", "expires": int(expires_at)})
-            self._adds += 1
-            if self._adds % self.PRUNE_EVERY == 0:
-                connection.execute(text(
-                    "DELETE FROM rate_limit_counters WHERE bucket IN (SELECT bucket FROM rate_limit_counters "
-                    "WHERE expires_at < :now LIMIT 5000)"), {"now": int(time.time())})
 
 
 class SlidingWindowLimiter:
@@ -199,7 +154,7 @@ def counted_always(limiter_name: str) -> Callable[[Request], AsyncIterator[None]
 
 def install_rate_limits(app, settings, engine: Engine) -> None:
     """The app's limiters, sharing one store: the database on PostgreSQL, else this process."""
-    counters: Counters = MemoryCounters() if settings.is_sqlite else DatabaseCounters(engine)
+    counters: Counters = MemoryCounters()
     minute = 60
     app.state.submit_limiter = SlidingWindowLimiter(
         name="submit", limit=settings.submit_rate_limit, window_seconds=settings.submit_rate_window_seconds,

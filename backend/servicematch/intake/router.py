@@ -95,5 +95,6 @@ def _accepted(stored: StoredLead) -> JSONResponse:
     # Built directly: the route's response_model documents this shape, and skipping FastAPI's
     # validation of our own strings saves every submission a model round trip.
     lead = stored.lead
-    return JSONResponse({"leadId": lead.id, "requestId": lead.request_id, "providers": list(stored.providers)},
+    # Who gets the lead is decided after this answer, by routing: the list is always empty here.
+    return JSONResponse({"leadId": lead.id, "requestId": lead.request_id, "providers": []},
                         status_code=202)

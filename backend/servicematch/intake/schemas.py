@@ -173,6 +173,6 @@ class CallFlowSubmission(Strict):
 class LeadAccepted(BaseModel):
     leadId: str
     requestId: str
-    # Names of the providers the lead was matched to (up to three; empty when none matched, for
-    # a duplicate, or for a lead whose service has no providers), for the thank-you page.
+    # Kept for clients built against it: always empty, since who gets a lead is decided after
+    # this answer (routing, in the worker); the consent receipt names the recipients.
     providers: list[str]

@@ -1,5 +1,6 @@
 """Build accepted leads and store them: one transaction holds each lead, its consent record and
-the rows its side effects add (a lead's deliveries)."""
+one "lead accepted" event, and nothing else. Who gets the lead (buyers, providers, the consent
+receipt) is routing's business, after the commit (servicematch.routing, run by the worker)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import json
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Protocol
 
 from sqlalchemy import and_, insert, inspect, or_, select
 from sqlalchemy.exc import IntegrityError
@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from servicematch.catalog.loader import CatalogIndex
 from servicematch.errors import ServiceMatchError
+from servicematch.kernel import wakeup
 from servicematch.kernel.clock import utcnow
 from servicematch.kernel.ids import new_id
 from servicematch.settings import Settings
@@ -23,29 +24,12 @@ from servicematch.settings import Settings
 from .checks import CheckedLead
 from .consent import ConsentEvidence, build_consent_record
 from .crypto import cipher_for
-from .models import ConsentRecord, Lead
+from .models import LEAD_ACCEPTED, ConsentRecord, Lead, LeadEvent
 from .validation import normalise_email
 
 log = logging.getLogger("servicematch.intake")
 
 REUSED_REQUEST_ID = "This requestId was already used for a different submission."
-
-
-class LeadSideEffects(Protocol):
-    """What else storing a lead does, in the lead's own transaction (create_app passes delivery's)."""
-
-    def on_stored(self, session: Session, lead: Lead) -> list[str]:
-        """Add rows for a new lead; the names of the providers it was matched to.
-
-        Called after the lead and its consent record are built but before they are written
-        (autoflush is off meanwhile), so reads done here keep no write lock waiting. Whatever
-        is added commits or rolls back with the lead; an exception rolls the lead back.
-        """
-        ...
-
-    def provider_names(self, session: Session, lead_id: str) -> list[str]:
-        """The providers an earlier, stored lead was matched to (for a replayed request)."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -58,10 +42,9 @@ class NewLead:
 
 @dataclass(frozen=True)
 class StoredLead:
-    """A committed lead (or the earlier one its requestId names) and the providers it was matched to."""
+    """A committed lead, or the earlier one its requestId names."""
 
     lead: Lead
-    providers: tuple[str, ...] = ()
 
 
 def fingerprint(body: dict) -> str:
@@ -123,12 +106,10 @@ def _column_values(row: Lead | ConsentRecord) -> dict:
 class LeadTransactions:
     """Stores leads in transactions of one or many; the lead stores (intake/store.py) decide which."""
 
-    def __init__(self, *, session_factory: sessionmaker[Session], settings: Settings, index: CatalogIndex,
-                 side_effects: LeadSideEffects) -> None:
+    def __init__(self, *, session_factory: sessionmaker[Session], settings: Settings, index: CatalogIndex) -> None:
         self.session_factory = session_factory
         self.settings = settings
         self.index = index
-        self.side_effects = side_effects
 
     def find_replay(self, *, request_id: str, request_hash: str) -> StoredLead | None:
         """The lead an earlier identical request created; 409 when the requestId meant something else."""
@@ -139,7 +120,7 @@ class LeadTransactions:
         lead = session.scalars(select(Lead).where(Lead.request_id == request_id)).one_or_none()
         if lead is None:
             return None
-        return StoredLead(_replay_of(lead, request_hash), tuple(self.side_effects.provider_names(session, lead.id)))
+        return StoredLead(_replay_of(lead, request_hash))
 
     def store_one(self, item: NewLead) -> StoredLead:
         """Commit one lead, or return the lead a twin stored; raises the lead's refusal or failure."""
@@ -153,16 +134,14 @@ class LeadTransactions:
 
         A requestId seen before answers with the lead it created (409 if the body differs), whether
         that lead is in the database or earlier in this batch. Any other failure (a twin of a lead
-        in a batch committed by another process meanwhile, side effects that raise) rolls the
-        whole transaction back and is raised.
+        in a batch committed by another process meanwhile) rolls the whole transaction back and
+        is raised.
         """
         with self.session_factory() as session:
             stored, seen = self._earlier_leads(session, [item.lead for item in new_leads])
             first: dict[str, Lead] = {}  # requestId -> the lead that answers for it
-            providers: dict[str, tuple[str, ...]] = {}
             for request_id, lead_id in stored.items():
                 first[request_id] = session.get(Lead, lead_id)
-                providers[request_id] = tuple(self.side_effects.provider_names(session, lead_id))
             fresh: list[NewLead] = []
             for item in new_leads:
                 if item.lead.request_id not in first:
@@ -175,11 +154,6 @@ class LeadTransactions:
                 lead.consent = build_consent_record(index=self.index, service=service,
                                                     brand_name=self.settings.brand_name,
                                                     evidence=item.evidence, lead_id=lead.id)
-                # Side effects read (providers, caps) before anything is written: on SQLite the first
-                # INSERT takes the database's single write lock, so every read done first is time
-                # other requests are not kept waiting.
-                with session.no_autoflush:
-                    providers[lead.request_id] = tuple(self.side_effects.on_stored(session, lead))
             try:
                 self._insert(session, fresh)
             except IntegrityError:
@@ -188,34 +162,35 @@ class LeadTransactions:
                 if twin is None:
                     raise  # a batch is then stored one lead at a time, by the batched store
                 return [twin]
+            if fresh:
+                wakeup.notify_after_commit(session)  # routing, in the worker, takes it from here
             session.commit()
         for item in fresh:
             log.info("stored lead %s for %s/%s%s", item.lead.id, item.lead.vertical, item.lead.service,
                      " (duplicate)" if item.lead.is_duplicate else "")
-        return [self._outcome(item, first, providers) for item in new_leads]
+        return [self._outcome(item, first) for item in new_leads]
 
     @staticmethod
-    def _outcome(item: NewLead, first: dict[str, Lead], providers: dict[str, tuple[str, ...]]
-                 ) -> StoredLead | ServiceMatchError:
-        request_id = item.lead.request_id
+    def _outcome(item: NewLead, first: dict[str, Lead]) -> StoredLead | ServiceMatchError:
         try:
-            return StoredLead(_replay_of(first[request_id], item.lead.request_hash), providers[request_id])
+            return StoredLead(_replay_of(first[item.lead.request_id], item.lead.request_hash))
         except ServiceMatchError as refusal:
             return refusal
 
     @staticmethod
     def _insert(session: Session, fresh: list[NewLead]) -> None:
-        """Write the new leads, their consent records, then what the side effects added."""
-        # The unique requestId settles races: the first insert wins. Leads and consent records go
-        # in as two multi-row INSERTs (the ORM's unit of work costs more than the rows).
-        if fresh:
-            # On the session's connection, not session.execute, which would flush the side
-            # effects' rows first and break their foreign keys to these leads.
-            connection = session.connection()
-            connection.execute(insert(Lead.__table__), [_column_values(item.lead) for item in fresh])
-            connection.execute(insert(ConsentRecord.__table__),
-                               [_column_values(item.lead.consent) for item in fresh])
-        session.flush()
+        """Write the new leads, their consent records and their "lead accepted" events."""
+        # The unique requestId settles races: the first insert wins. Each table gets one multi-row
+        # INSERT on the session's connection (the ORM's unit of work costs more than the rows).
+        if not fresh:
+            return
+        connection = session.connection()
+        connection.execute(insert(Lead.__table__), [_column_values(item.lead) for item in fresh])
+        connection.execute(insert(ConsentRecord.__table__), [_column_values(item.lead.consent) for item in fresh])
+        connection.execute(insert(LeadEvent.__table__), [
+            {"id": new_id(), "lead_id": item.lead.id, "type": LEAD_ACCEPTED, "created_at": item.lead.created_at,
+             "claimed_until": None, "claim_token": None, "attempts": 0, "done_at": None}
+            for item in fresh])
 
     def _earlier_leads(self, session: Session, leads: list[Lead]) -> tuple[dict, set]:
         """One read for a batch: stored leads with these requestIds, and (service, phone) pairs seen lately.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import column, select, table
 from sqlalchemy.orm import Session
 
 from servicematch.delivery.models import Delivery, Provider
@@ -24,6 +24,10 @@ NOTICE_ASKS = {
 }
 
 
+# Routing's buyers table, by name only: privacy reads who bought a lead, and imports nothing of routing.
+_BUYERS = table("buyers", column("id"), column("name"))
+
+
 def lead_recipients(*, session: Session, lead_id: str) -> tuple[bool, list[str]]:
     """Whether the buyer gets (or got) this lead, and the names of its providers in a stable order."""
     return recipients_of(session=session, lead_ids=[lead_id])[lead_id]
@@ -32,16 +36,20 @@ def lead_recipients(*, session: Session, lead_id: str) -> tuple[bool, list[str]]
 def recipients_of(*, session: Session, lead_ids: list[str]) -> dict[str, tuple[bool, list[str]]]:
     """lead_recipients for several leads in one query: a worker's round reads all its receipts' at once."""
     rows = session.execute(
-        select(Delivery.lead_id, Delivery.kind, Delivery.status, Provider.name)
+        select(Delivery.lead_id, Delivery.kind, Delivery.status, Provider.name, _BUYERS.c.name)
         .outerjoin(Provider, Delivery.provider_id == Provider.id)
+        .outerjoin(_BUYERS, Delivery.buyer_id == _BUYERS.c.id)
         .where(Delivery.lead_id.in_(lead_ids), Delivery.payload_kind == LEAD)
     ).all()
     buyers, names = set(), {lead_id: set() for lead_id in lead_ids}
-    for lead_id, kind, status, name in rows:
+    for lead_id, kind, status, name, buyer_name in rows:
         if kind == "buyer" and status != "skipped":
             buyers.add(lead_id)
         if name is not None:
             names[lead_id].add(name)
+        # An auction's buyer received the details only if it took the post.
+        if buyer_name is not None and status == "delivered":
+            names[lead_id].add(buyer_name)
     return {lead_id: (lead_id in buyers, sorted(names[lead_id])) for lead_id in lead_ids}
 
 

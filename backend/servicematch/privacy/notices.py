@@ -12,8 +12,8 @@ from datetime import datetime
 from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
-from servicematch.delivery import wakeup
 from servicematch.delivery.models import Delivery, DeliveryStatus
+from servicematch.kernel import wakeup
 from servicematch.kernel.ids import new_id
 
 LEAD = "lead"
@@ -79,7 +79,8 @@ def enqueue_notices(*, session: Session, lead_ids: list[str], notice: str, now: 
         .where(Delivery.lead_id.in_(lead_ids), Delivery.payload_kind == notice)
     ).all())
     rows = [
-        Delivery(id=new_id(), lead_id=lead_id, provider_id=original.provider_id, kind=original.kind,
+        Delivery(id=new_id(), lead_id=lead_id, provider_id=original.provider_id, buyer_id=original.buyer_id,
+                 kind=original.kind,
                  payload_kind=notice, target_key=target_key, status=DeliveryStatus.PENDING,
                  attempt_count=0, next_attempt_at=now, window_started_at=now, created_at=now)
         for (lead_id, target_key), original in wanted.items() if (lead_id, target_key) not in existing

@@ -11,7 +11,6 @@ from starlette.concurrency import run_in_threadpool
 
 from servicematch.deps import SessionFactoryDep, SettingsDep
 from servicematch.intake.ratelimit import (
-    DatabaseCounters,
     MemoryCounters,
     SlidingWindowLimiter,
     counted_always,
@@ -68,7 +67,7 @@ _try_limit = Depends(counted_always("privacy_try_limiter"))
 
 def install_privacy(app: FastAPI, settings: Settings, engine: Engine) -> None:
     """The privacy routes and their limits: shared by every process on PostgreSQL."""
-    counters = MemoryCounters() if settings.is_sqlite else DatabaseCounters(engine)
+    counters = MemoryCounters()
     app.state.privacy_start_limiter = SlidingWindowLimiter(name="privacy-start", limit=20, window_seconds=900,
                                                            counters=counters)
     app.state.privacy_try_limiter = SlidingWindowLimiter(name="privacy-try", limit=40, window_seconds=900,

@@ -59,6 +59,10 @@ def prepare_privacy_delivery(*, session: Session, delivery: Delivery, lead: Lead
             return SendResult(outcome=Outcome.RETRY, target=delivery.target_key, duration_ms=0,
                               error="SERVICEMATCH_BUYER_URL is not set", sent=False)
         url, secret = settings.buyer_url, settings.buyer_secret
+    elif delivery.kind == "buyer_post":
+        if delivery.buyer is None:
+            return _rejected(delivery, "the buyer no longer exists")
+        url, secret = delivery.buyer.post_url, delivery.buyer.secret
     else:
         provider = delivery.provider
         if provider is None:

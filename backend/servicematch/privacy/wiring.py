@@ -1,39 +1,15 @@
-"""What storing a lead also does for privacy, around the deliveries: honour an earlier opt-out,
-and queue the consent receipt, in the lead's own transaction."""
+"""The consent receipt's outbox row, queued by routing once it knows who received the lead."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from sqlalchemy.orm import Session
 
-from servicematch.delivery import wakeup
 from servicematch.delivery.models import Delivery, DeliveryStatus
 from servicematch.intake.models import Lead
-from servicematch.intake.service import LeadSideEffects
+from servicematch.kernel import wakeup
 from servicematch.kernel.clock import utcnow
 from servicematch.kernel.ids import new_id
-from servicematch.privacy.actions import is_suppressed
-from servicematch.privacy.contacts import keys_of_lead
 from servicematch.privacy.notices import RECEIPT
-
-
-@dataclass(frozen=True)
-class WithConsentReceipt:
-    """Intake's LeadSideEffects: the deliveries `inner` queues, plus the privacy side of a new lead."""
-
-    inner: LeadSideEffects
-
-    def on_stored(self, session: Session, lead: Lead) -> list[str]:
-        # Before the deliveries are queued, so the buyer's row is made as for a GPC signal.
-        if not lead.do_not_sell and is_suppressed(session=session, keys=keys_of_lead(lead)):
-            lead.do_not_sell = True
-        names = self.inner.on_stored(session, lead)
-        enqueue_receipt(session=session, lead=lead)
-        return names
-
-    def provider_names(self, session: Session, lead_id: str) -> list[str]:
-        return self.inner.provider_names(session, lead_id)
 
 
 def enqueue_receipt(*, session: Session, lead: Lead) -> Delivery:

@@ -12,7 +12,7 @@ from argon2 import PasswordHasher, profiles
 from console_api_support import PASSWORD, Receiver, sign_in
 
 from servicematch.console import accounts
-from servicematch.delivery.worker import DeliveryWorker
+from servicematch.routing.worker import make_worker
 from servicematch.settings import Settings
 
 
@@ -44,7 +44,7 @@ def settings(database_url: str, static_dir: Path, receiver: Receiver) -> Setting
 
 @pytest.fixture
 def worker(app, settings):
-    delivery_worker = DeliveryWorker(session_factory=app.state.session_factory, settings=settings)
+    delivery_worker = make_worker(session_factory=app.state.session_factory, settings=settings)
     yield delivery_worker
     delivery_worker.close()
 

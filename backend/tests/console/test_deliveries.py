@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from console_api_support import hvac_payload
 
-from servicematch.delivery.worker import DeliveryWorker
+from servicematch.routing.worker import make_worker
 
 
 @pytest.fixture
 def worker(app, settings):
-    delivery_worker = DeliveryWorker(session_factory=app.state.session_factory, settings=settings)
+    delivery_worker = make_worker(session_factory=app.state.session_factory, settings=settings)
     yield delivery_worker
     delivery_worker.close()
 

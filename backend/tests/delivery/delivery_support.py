@@ -28,8 +28,9 @@ class FakeClock:
 
 
 def deliveries_of(session_factory, lead_id: str) -> list[Delivery]:
+    """A lead's own deliveries (to the buyer and providers), not its consent receipt."""
     with session_factory() as session:
-        return list(session.scalars(select(Delivery).where(Delivery.lead_id == lead_id)
+        return list(session.scalars(select(Delivery).where(Delivery.lead_id == lead_id, Delivery.payload_kind == "lead")
                                     .order_by(Delivery.kind, Delivery.target_key)).all())
 
 

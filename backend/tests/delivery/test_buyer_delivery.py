@@ -10,7 +10,7 @@ from delivery_support import BUYER_SECRET, attempts_of, deliveries_of
 from servicematch.delivery.models import DeliveryStatus, TargetKind, as_utc
 from servicematch.delivery.outbox import retry_delivery
 from servicematch.delivery.signing import SIGNATURE_HEADER, verify_signature
-from servicematch.delivery.worker import DeliveryWorker
+from servicematch.routing.worker import make_worker
 
 
 def _buyer_delivery(session_factory, lead_id):
@@ -20,8 +20,8 @@ def _buyer_delivery(session_factory, lead_id):
 
 def test_a_lead_reaches_the_buyer_signed_with_its_idempotency_key(make_lead, worker, receiver, clock,
                                                                   session_factory):
-    lead = make_lead()
-    assert worker.run_until_idle() == 1
+    lead = make_lead(email="maria.garcia@example.com")
+    assert worker.run_until_idle() == 2  # the buyer and the consumer's receipt
 
     [received] = receiver.wait_for(1)
     assert received.headers["Idempotency-Key"] == lead.request_id
@@ -57,7 +57,7 @@ def test_a_receiver_down_for_a_while_gets_each_lead_exactly_once(make_lead, rece
                                                                  settings):
     # Every delivery retried on its own schedule: the circuit breaker (tested apart) stays out of it.
     patient = settings.model_copy(update={"endpoint_failure_threshold": 1000})
-    worker = DeliveryWorker(session_factory=session_factory, settings=patient, clock=clock)
+    worker = make_worker(session_factory=session_factory, settings=patient, clock=clock)
     leads = [make_lead() for _ in range(3)]
     receiver.mode = "fail"
     assert worker.run_until_idle() == 3
@@ -113,7 +113,7 @@ def test_a_permanent_refusal_is_recorded_and_not_retried(make_lead, worker, rece
 
 def test_429_and_timeouts_are_retried(make_lead, receiver, clock, session_factory, settings):
     impatient = settings.model_copy(update={"delivery_timeout_seconds": 1})
-    worker = DeliveryWorker(session_factory=session_factory, settings=impatient, clock=clock)
+    worker = make_worker(session_factory=session_factory, settings=impatient, clock=clock)
     lead = make_lead()
     receiver.mode = "busy"
     worker.run_until_idle()

@@ -17,6 +17,7 @@ from servicematch.delivery.claims import Completion, claim_due, complete_attempt
 from servicematch.delivery.models import DeliveryStatus, utcnow
 from servicematch.delivery.outcome import Outcome, SendResult
 from servicematch.delivery.worker import DeliveryWorker
+from servicematch.routing.worker import make_worker
 from servicematch.settings import PROJECT_ROOT
 
 
@@ -80,7 +81,7 @@ def test_two_workers_never_send_the_same_delivery(make_lead, settings, receiver,
     leads = [make_lead() for _ in range(40)]
     clock = FakeClock(utcnow() + timedelta(minutes=1))
     engines = [make_engine(database_url) for _ in range(2)]
-    workers = [DeliveryWorker(session_factory=make_session_factory(engine), settings=settings, clock=clock)
+    workers = [make_worker(session_factory=make_session_factory(engine), settings=settings, clock=clock)
                for engine in engines]
     start = threading.Barrier(len(workers))
 
@@ -122,7 +123,7 @@ def test_a_worker_killed_mid_send_loses_nothing(make_lead, settings, receiver, s
 
     receiver.mode = "ok"
     clock = FakeClock(utcnow())
-    survivor = DeliveryWorker(session_factory=session_factory, settings=settings, clock=clock)
+    survivor = make_worker(session_factory=session_factory, settings=settings, clock=clock)
     try:
         assert survivor.run_until_idle() == 0  # still leased to the dead worker
         clock.advance(seconds=31)

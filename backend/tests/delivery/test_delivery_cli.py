@@ -40,7 +40,7 @@ def test_adding_a_provider_with_bad_input_says_why(cli, app):
 
 
 def test_leads_show_prints_deliveries_and_attempts_with_masked_contact(cli, make_lead, worker, receiver):
-    lead = make_lead(phone="5125550142")
+    lead = make_lead(phone="5125550142", email="maria.garcia@example.com")
     receiver.mode = "reject"
     worker.run_until_idle()
 

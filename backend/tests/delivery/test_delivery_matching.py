@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from delivery_support import deliveries_of
 
-from servicematch.delivery.matching import match_providers
 from servicematch.delivery.models import utcnow
 from servicematch.delivery.outbox import matched_provider_names
+from servicematch.routing.matching import match_providers
 
 
 def _matched(session_factory, **lead):
@@ -15,6 +16,23 @@ def _matched(session_factory, **lead):
 
 
 AUSTIN = {"vertical": "services", "service": "hvac", "state": "TX", "zip_code": "78701"}
+
+
+@pytest.fixture
+def settings(settings):
+    """No SERVICEMATCH_BUYER_URL buyer here: it would take one of the lead's three seats."""
+    return settings.model_copy(update={"buyer_url": ""})
+
+
+def test_the_fixed_buyer_takes_one_of_the_three_seats(add_provider, make_lead, session_factory, settings,
+                                                      receiver):
+    for name in ("A", "B", "C"):
+        add_provider(name)
+    lead = make_lead(with_settings=settings.model_copy(update={"buyer_url": receiver.url}))
+
+    kinds = [d.kind for d in deliveries_of(session_factory, lead.id)]
+    assert kinds.count("buyer") == 1
+    assert len(matched_provider_names(session=session_factory(), lead_id=lead.id)) == 2
 
 
 def test_only_active_providers_of_the_service_in_the_area_match(add_provider, session_factory):
@@ -76,8 +94,10 @@ def test_leads_stored_together_keep_the_turn_order_and_the_caps(add_provider, ma
     leads = make_leads_together(3)
 
     matched = [matched_provider_names(session=session_factory(), lead_id=lead.id) for lead in leads]
-    # The cap counts the batch's own unwritten rows; the turn passes on inside the batch.
-    assert matched == [["B", "C", "Capped"], ["B", "C", "D"], ["B", "C", "D"]]
+    # Leads routed side by side: the cap holds and the turn passes on (nine seats, four providers).
+    assert all(len(names) == 3 for names in matched)
+    counts = {name: sum(name in names for names in matched) for name in ("Capped", "B", "C", "D")}
+    assert counts["Capped"] == 1 and sorted(counts.values()) == [1, 2, 3, 3]
 
 
 def test_each_matched_provider_gets_a_row_per_channel(add_provider, make_lead, session_factory):
@@ -87,8 +107,7 @@ def test_each_matched_provider_gets_a_row_per_channel(add_provider, make_lead, s
 
     rows = {(d.kind, d.provider.name if d.provider_id else None)
             for d in _with_providers(session_factory, lead.id)}
-    assert rows == {("buyer", None), ("provider_webhook", "Hooked"), ("provider_email", "Hooked"),
-                    ("provider_email", "Mailed")}
+    assert rows == {("provider_webhook", "Hooked"), ("provider_email", "Hooked"), ("provider_email", "Mailed")}
 
 
 def test_duplicates_are_not_sent_to_providers_again(add_provider, make_lead, session_factory):
@@ -96,7 +115,7 @@ def test_duplicates_are_not_sent_to_providers_again(add_provider, make_lead, ses
     make_lead(phone="5125550111")
     duplicate = make_lead(phone="5125550111")
 
-    assert [d.kind for d in deliveries_of(session_factory, duplicate.id)] == ["buyer"]
+    assert [d.kind for d in deliveries_of(session_factory, duplicate.id)] == []
 
 
 def _with_providers(session_factory, lead_id):
@@ -106,5 +125,5 @@ def _with_providers(session_factory, lead_id):
     from servicematch.delivery.models import Delivery
 
     with session_factory() as session:
-        return session.scalars(select(Delivery).where(Delivery.lead_id == lead_id)
+        return session.scalars(select(Delivery).where(Delivery.lead_id == lead_id, Delivery.payload_kind == "lead")
                                .options(selectinload(Delivery.provider))).all()

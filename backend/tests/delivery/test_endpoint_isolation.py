@@ -12,7 +12,7 @@ from servicematch.cli import main
 from servicematch.delivery.endpoints import BUYER, endpoint_states
 from servicematch.delivery.history import lead_history, render_history
 from servicematch.delivery.models import DeliveryStatus, TargetKind
-from servicematch.delivery.worker import DeliveryWorker
+from servicematch.routing.worker import make_worker
 from servicematch.settings import get_settings
 
 
@@ -21,7 +21,7 @@ def test_a_stalled_provider_does_not_hold_up_the_buyer(add_provider, make_lead, 
     stalled = HttpReceiver(mode="hang").start()  # answers nothing until the test ends
     isolated = settings.model_copy(update={"worker_concurrency": 4, "endpoint_concurrency": 2,
                                            "smtp_host": ""})
-    worker = DeliveryWorker(session_factory=session_factory, settings=isolated, clock=clock)
+    worker = make_worker(session_factory=session_factory, settings=isolated, clock=clock)
     stop = threading.Event()
     running = threading.Thread(target=worker.run_forever, args=(stop,))
     try:
@@ -46,7 +46,7 @@ def test_an_endpoint_that_keeps_failing_is_paused_then_resumed_by_a_probe(make_l
                                                                           session_factory, settings):
     breaker = settings.model_copy(update={"endpoint_failure_threshold": 3, "endpoint_pause_seconds": 60,
                                           "endpoint_concurrency": 1, "smtp_host": ""})
-    worker = DeliveryWorker(session_factory=session_factory, settings=breaker, clock=clock)
+    worker = make_worker(session_factory=session_factory, settings=breaker, clock=clock)
     leads = [make_lead() for _ in range(5)]
     receiver.mode = "fail"
     try:
@@ -56,7 +56,7 @@ def test_an_endpoint_that_keeps_failing_is_paused_then_resumed_by_a_probe(make_l
             assert state.consecutive_failures == 3 and state.last_error == "HTTP 500"
             history = lead_history(session=session, request_id=leads[-1].request_id, settings=breaker,
                                    payload_builder=worker.payload_builder)
-        [untried] = history["deliveries"]
+        [untried] = [d for d in history["deliveries"] if d["kind"] == "buyer"]
         assert untried["attemptCount"] == 0 and untried["endpointPause"]["consecutiveFailures"] == 3
         assert "endpoint paused until" in render_history(history)
 
@@ -84,7 +84,7 @@ def test_a_paused_provider_webhook_shows_in_the_provider_list(add_provider, make
                                                               settings, client, monkeypatch):
     down = HttpReceiver(mode="fail").start()
     breaker = settings.model_copy(update={"endpoint_failure_threshold": 2, "smtp_host": ""})
-    worker = DeliveryWorker(session_factory=session_factory, settings=breaker, clock=clock)
+    worker = make_worker(session_factory=session_factory, settings=breaker, clock=clock)
     try:
         provider = add_provider("Down Air", webhook_url=down.url, webhook_secret="s")
         lead = make_lead()

@@ -7,7 +7,7 @@ from delivery_support import attempts_of, deliveries_of
 
 from servicematch.delivery.models import DeliveryStatus
 from servicematch.delivery.outcome import RESPONSE_BODY_LIMIT
-from servicematch.delivery.worker import DeliveryWorker
+from servicematch.routing.worker import make_worker
 
 # The attempt deadline these tests use, and how far past it an attempt may run (thread start-up,
 # a shared machine); the trickling receivers below take 20 s or more to finish on their own.
@@ -20,7 +20,7 @@ def impatient(session_factory, settings, clock):
     """A worker with a short attempt deadline and a short lease, as in the issue's reproduction."""
     short = settings.model_copy(update={"delivery_timeout_seconds": DEADLINE_SECONDS,
                                         "delivery_lease_seconds": 5})
-    worker = DeliveryWorker(session_factory=session_factory, settings=short, clock=clock)
+    worker = make_worker(session_factory=session_factory, settings=short, clock=clock)
     yield worker
     worker.close()
 

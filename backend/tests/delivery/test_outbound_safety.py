@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from servicematch.delivery.guarded_network import is_public_address
 from servicematch.delivery.models import DeliveryStatus, TargetKind
-from servicematch.delivery.worker import DeliveryWorker
+from servicematch.routing.worker import make_worker
 from servicematch.settings import Settings
 
 PRODUCTION = {"environment": "production", "smtp_host": "smtp.example.com", "secret_key": "s" * 40, "admin_token": "t" * 40,
@@ -20,7 +20,7 @@ PRODUCTION = {"environment": "production", "smtp_host": "smtp.example.com", "sec
 
 
 def _worker(session_factory, settings, clock, **changes):
-    return DeliveryWorker(session_factory=session_factory, settings=settings.model_copy(update=changes),
+    return make_worker(session_factory=session_factory, settings=settings.model_copy(update=changes),
                           clock=clock)
 
 
@@ -95,7 +95,7 @@ def test_production_does_not_send_a_provider_webhook_unsigned(add_provider, make
     # The test's own data key stays: the lead was encrypted with it.
     production = settings.model_copy(update={"environment": "production", "allow_private_webhooks": True,
                                              "smtp_host": ""})
-    worker = DeliveryWorker(session_factory=session_factory, settings=production, clock=clock)
+    worker = make_worker(session_factory=session_factory, settings=production, clock=clock)
     try:
         add_provider("No Secret", webhook_url=hook.url)
         lead = make_lead()

@@ -18,7 +18,6 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from servicematch.app import create_app
-from servicematch.delivery.wiring import LeadDeliveries
 from servicematch.errors import ServiceMatchError
 from servicematch.intake import service
 from servicematch.intake.checks import check_lead_form
@@ -35,20 +34,16 @@ EVIDENCE = ConsentEvidence(ip_address="192.0.2.1", user_agent="pytest", page_url
 STORES = ["batched", "simple"]
 
 
-class ScriptedSideEffects:
-    """Delivery's side effects, after whatever a test makes happen inside the lead's transaction."""
+class ScriptedTransactions(service.LeadTransactions):
+    """Lead transactions that first run whatever a test makes happen inside the lead's transaction."""
 
-    def __init__(self, settings) -> None:
-        self.deliveries = LeadDeliveries(settings)
-        self.before: Callable[[Session, Lead], None] | None = None
+    before: Callable[[Session, Lead], None] | None = None
 
-    def on_stored(self, session: Session, lead: Lead) -> list[str]:
+    def _insert(self, session: Session, fresh: list[service.NewLead]) -> None:
         if self.before is not None:
-            self.before(session, lead)
-        return self.deliveries.on_stored(session, lead)
-
-    def provider_names(self, session: Session, lead_id: str) -> list[str]:
-        return self.deliveries.provider_names(session, lead_id)
+            for item in fresh:
+                self.before(session, item.lead)
+        super()._insert(session, fresh)
 
 
 def rows(app, model) -> int:
@@ -57,14 +52,14 @@ def rows(app, model) -> int:
 
 
 @pytest.fixture
-def side_effects(settings) -> ScriptedSideEffects:
-    return ScriptedSideEffects(settings)
+def transactions(app, settings, index) -> ScriptedTransactions:
+    return ScriptedTransactions(session_factory=app.state.session_factory, settings=settings, index=index)
 
 
 @pytest.fixture
-def transactions(app, settings, index, side_effects) -> service.LeadTransactions:
-    return service.LeadTransactions(session_factory=app.state.session_factory, settings=settings, index=index,
-                                    side_effects=side_effects)
+def side_effects(transactions) -> ScriptedTransactions:
+    """Where a test scripts what happens inside the lead's transaction (`.before`)."""
+    return transactions
 
 
 @pytest.fixture

@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from servicematch.delivery.models import Provider
+from servicematch.delivery.outbox import matched_provider_names
 from servicematch.intake.models import Lead
 from servicematch.intake.payload import decrypt_personal_data
+from servicematch.routing.stage import RoutingStage
 
 from .payloads import call_flow_payload, call_services, lead_form_payload, years_ago
 
@@ -118,23 +120,38 @@ def providers(app):
         session.commit()
 
 
-def test_the_answer_names_the_matched_providers(client, final_expense, providers):
+def routed_providers(app, lead_id: str) -> list[str]:
+    """Route the accepted leads as the worker does after the answer; the providers this lead got."""
+    stage = RoutingStage(session_factory=app.state.session_factory, settings=app.state.settings)
+    try:
+        while stage.start_due():
+            stage.wait()
+    finally:
+        stage.close()
+    with app.state.session_factory() as session:
+        return matched_provider_names(session=session, lead_id=lead_id)
+
+
+def test_the_answer_comes_before_routing_which_then_matches_the_providers(app, client, final_expense, providers):
     payload = call_flow_payload(final_expense, address="500 Congress Ave, Austin, TX 78701",
                                 phone_number="(512) 555-0166")
     response = submit(client, payload)
     assert response.status_code == 202
-    assert response.json()["providers"] == ["Austin Assurance", "Lone Star Cover"]
+    assert response.json()["providers"] == []  # decided after the answer, by routing
     # A replay answers as the first request was answered.
     assert submit(client, payload).json() == response.json()
+    assert routed_providers(app, response.json()["leadId"]) == ["Austin Assurance", "Lone Star Cover"]
 
 
-def test_a_form_lead_names_its_provider_and_its_duplicate_none(client, index, providers):
+def test_a_form_lead_gets_its_provider_and_its_duplicate_none(app, client, index, providers):
     first = lead_form_payload(index.find("hvac", "services"))
     response = client.post("/api/submit-form", json=first)
-    assert response.status_code == 202 and response.json()["providers"] == ["Cool Air"]
+    assert response.status_code == 202
+    assert routed_providers(app, response.json()["leadId"]) == ["Cool Air"]
 
     again = {**lead_form_payload(index.find("hvac", "services")), "requestId": "a-later-request"}
-    assert client.post("/api/submit-form", json=again).json()["providers"] == []  # same phone: a duplicate
+    duplicate = client.post("/api/submit-form", json=again).json()["leadId"]
+    assert routed_providers(app, duplicate) == []  # same phone: a duplicate
 
 
 def test_a_lead_no_provider_serves_names_none(client, final_expense):

@@ -5,21 +5,20 @@ from __future__ import annotations
 import base64
 import stat
 import threading
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date
 
 import pytest
 from cryptography.exceptions import InvalidTag
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import event, func, select
 
+from servicematch.delivery.models import Delivery
 from servicematch.intake import crypto, service
 from servicematch.intake.checks import check_lead_form
-from servicematch.intake.consent import ConsentEvidence
 from servicematch.intake.crypto import DataKeyError, cipher_for, generate_data_key
-from servicematch.intake.models import ConsentRecord, Lead
+from servicematch.intake.models import ConsentRecord, Lead, LeadEvent
 from servicematch.intake.schemas import LeadFormSubmission
+from servicematch.routing.models import Auction
 
 from .payloads import lead_form_payload
 
@@ -68,28 +67,6 @@ def count(app, model) -> int:
         return session.scalar(select(func.count()).select_from(model))
 
 
-class RecordingSideEffects:
-    """Side effects that run a test's function in the lead's transaction and match no provider."""
-
-    def __init__(self, during: Callable[[Session, Lead], None]) -> None:
-        self.during = during
-
-    def on_stored(self, session: Session, lead: Lead) -> list[str]:
-        self.during(session, lead)
-        return []
-
-    def provider_names(self, session: Session, lead_id: str) -> list[str]:
-        return []
-
-
-def stored_with(app, index, settings, side_effects, lead: Lead) -> service.StoredLead:
-    transactions = service.LeadTransactions(session_factory=app.state.session_factory, settings=settings,
-                                            index=index, side_effects=side_effects)
-    evidence = ConsentEvidence(ip_address="192.0.2.1", user_agent="", page_url="", trustedform_cert_url="",
-                               global_privacy_control=False)
-    return transactions.store_one(service.NewLead(lead=lead, evidence=evidence))
-
-
 def built_lead(index, settings) -> Lead:
     hvac = index.find("hvac", "services")
     submission = LeadFormSubmission.model_validate(lead_form_payload(hvac))
@@ -98,25 +75,34 @@ def built_lead(index, settings) -> Lead:
                               request_hash="h", is_test=False, click={}, do_not_sell=False)
 
 
-def test_side_effects_run_inside_the_lead_transaction(app, index, settings):
-    seen = []
-
-    def record(session, lead):
-        # Inside the lead's transaction, before its commit: nobody else can see the lead yet.
-        with app.state.session_factory() as other:
-            committed = other.get(Lead, lead.id) is not None
-        seen.append((session.in_transaction() and not committed, lead.request_id))
-
-    lead = built_lead(index, settings)
-    stored_with(app, index, settings, RecordingSideEffects(record), lead)
-    assert seen == [(True, lead.request_id)]
-    assert count(app, Lead) == 1
+def test_intake_commits_the_lead_its_consent_and_one_accepted_event_and_nothing_else(app, client, index):
+    """Who gets the lead is routing's business, after the answer: no delivery, no receipt, no auction."""
+    response = client.post("/api/submit-form", json=lead_form_payload(index.find("hvac", "services")))
+    assert response.status_code == 202
+    lead_id = response.json()["leadId"]
+    with app.state.session_factory() as session:
+        [event] = session.scalars(select(LeadEvent).where(LeadEvent.lead_id == lead_id)).all()
+    assert (event.type, event.done_at) == ("lead.accepted", None)
+    assert count(app, Lead) == count(app, ConsentRecord) == 1
+    assert count(app, Delivery) == count(app, Auction) == 0
 
 
-def test_a_failing_side_effect_rolls_the_lead_back(app, index, settings):
-    def refuse(_session, _lead):
-        raise RuntimeError("outbox unavailable")
-
-    with pytest.raises(RuntimeError, match="outbox unavailable"):
-        stored_with(app, index, settings, RecordingSideEffects(refuse), built_lead(index, settings))
-    assert count(app, Lead) == count(app, ConsentRecord) == 0
+def test_a_lead_costs_at_most_five_statements_and_one_commit(app, client, index, settings):
+    """Counted on the app's own engine while one lead is submitted (rate limits live off the database)."""
+    statements: list[str] = []
+    commits: list[bool] = []
+    engine = app.state.engine
+    on_statement = lambda *args: statements.append(args[2])
+    on_commit = lambda _conn: commits.append(True)
+    client.get("/api/health")  # the app is started and warm: what is counted is the lead alone
+    event.listen(engine, "before_cursor_execute", on_statement)
+    event.listen(engine, "commit", on_commit)
+    try:
+        response = client.post("/api/submit-form", json=lead_form_payload(index.find("hvac", "services")))
+    finally:
+        event.remove(engine, "before_cursor_execute", on_statement)
+        event.remove(engine, "commit", on_commit)
+    assert response.status_code == 202
+    writes = [s for s in statements if not s.lstrip().upper().startswith(("PRAGMA", "BEGIN", "SAVEPOINT"))]
+    assert len(writes) <= 5, writes
+    assert len(commits) == 1

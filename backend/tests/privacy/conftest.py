@@ -28,6 +28,7 @@ from servicematch.intake.checks import CheckedLead
 from servicematch.intake.consent import ConsentEvidence
 from servicematch.intake.service import NewLead, build_lead
 from servicematch.kernel.clock import utcnow
+from servicematch.routing.worker import make_worker
 from servicematch.settings import Settings
 
 
@@ -71,7 +72,7 @@ def clock() -> FakeClock:
 
 @pytest.fixture
 def worker(app, settings: Settings, clock: FakeClock) -> Iterator[DeliveryWorker]:
-    delivery_worker = DeliveryWorker(session_factory=app.state.session_factory, settings=settings, clock=clock)
+    delivery_worker = make_worker(session_factory=app.state.session_factory, settings=settings, clock=clock)
     yield delivery_worker
     delivery_worker.close()
 

@@ -10,12 +10,13 @@ from privacy_support import CONTACT, database_dump
 from sqlalchemy import select
 
 from servicematch.cli import main
-from servicematch.delivery.worker import BackgroundWorker, DeliveryWorker
+from servicematch.delivery.worker import BackgroundWorker
 from servicematch.intake.models import ConsentRecord, Lead
 from servicematch.kernel.clock import utcnow
 from servicematch.privacy.models import LeadErasure, PrivacyRequest, RetentionRun
 from servicematch.privacy.requests import start_request
 from servicematch.privacy.retention import run_if_due, run_retention
+from servicematch.routing.worker import make_worker
 from servicematch.settings import get_settings
 
 
@@ -84,7 +85,7 @@ def test_retention_run_command_reports_what_it_did(app, settings, monkeypatch) -
 
 def test_the_delivery_worker_runs_retention_when_idle(app, settings) -> None:
     factory = app.state.session_factory
-    background = BackgroundWorker(DeliveryWorker(session_factory=factory, settings=settings))
+    background = BackgroundWorker(make_worker(session_factory=factory, settings=settings))
     background.start()
     try:
         deadline = time.monotonic() + 20

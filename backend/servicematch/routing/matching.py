@@ -90,7 +90,11 @@ def _active_providers(session: Session) -> list[Provider]:
     transaction = session.get_transaction()
     read_in, providers = session.info.get(ACTIVE_PROVIDERS_KEY, (None, None))
     if providers is None or transaction is None or read_in is not transaction:
-        providers = session.scalars(select(Provider).where(Provider.active.is_(True))).all()
+        query = select(Provider).where(Provider.active.is_(True))
+        if session.get_bind().dialect.name == "postgresql":
+            # Held to the commit: two workers never both see a provider under its cap.
+            query = query.with_for_update()
+        providers = session.scalars(query).all()
         session.info[ACTIVE_PROVIDERS_KEY] = (session.get_transaction(), providers)
     return providers
 

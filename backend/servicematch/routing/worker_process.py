@@ -1,4 +1,5 @@
-"""The delivery worker `serve` starts: a child process of the web process, woken through a pipe.
+"""The worker `serve` starts (routing and delivery): a child process of the web process, woken
+through a pipe.
 
 A worker inside the web process shares its interpreter lock with intake, so on a busy server each
 slows the other. In a process of its own the worker has its own lock (and, given a second core,
@@ -18,7 +19,7 @@ import signal
 import threading
 from multiprocessing.connection import Connection
 
-from servicematch.delivery import wakeup
+from servicematch.kernel import wakeup
 from servicematch.settings import Settings
 
 log = logging.getLogger("servicematch.delivery")
@@ -31,13 +32,14 @@ WAKE = b"w"
 def run_child(settings: Settings, connection: Connection) -> None:
     """The child: a delivery worker that sends until its parent closes the pipe."""
     from servicematch.db.session import make_engine, make_session_factory
-    from servicematch.delivery.worker import BackgroundWorker, DeliveryWorker
+    from servicematch.delivery.worker import BackgroundWorker
+    from servicematch.routing.worker import make_worker
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     # Ctrl-C reaches the whole process group; the parent decides when its worker stops.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     engine = make_engine(settings.database_url)
-    background = BackgroundWorker(DeliveryWorker(session_factory=make_session_factory(engine), settings=settings))
+    background = BackgroundWorker(make_worker(session_factory=make_session_factory(engine), settings=settings))
     signal.signal(signal.SIGTERM, lambda *_: connection.close())
     background.start()
     try:
@@ -117,3 +119,11 @@ class WorkerProcess:
         if self._connection is not None:
             self._connection.close()
             self._connection = None
+
+
+def built_in_worker(settings: Settings) -> WorkerProcess | None:
+    """The worker `serve` runs beside the web process, in a child process, or None when settings
+    turn it off."""
+    if not settings.worker_enabled:
+        return None
+    return WorkerProcess(settings)

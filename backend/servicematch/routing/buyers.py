@@ -1,0 +1,201 @@
+"""The buyers directory: add, change, pause and resume buyers, and which of them may bid on a lead."""
+
+from __future__ import annotations
+
+import base64
+import math
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from urllib.parse import urlsplit
+
+from sqlalchemy import case, func, select
+from sqlalchemy.orm import Session
+
+from servicematch.errors import NotFound, ServiceMatchError
+from servicematch.kernel.clock import utcnow
+from servicematch.kernel.ids import new_id
+from servicematch.routing.hours import HoursError, open_now, parse_hours
+from servicematch.routing.matching import offers_service
+from servicematch.routing.models import Buyer, Sale
+
+US_STATES = frozenset(
+    ["AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY"])
+MAX_PRICE_CENTS = 100_000_00
+
+
+def new_signing_secret() -> str:
+    """A Standard Webhooks secret: whsec_ and 32 random bytes in base64."""
+    return "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
+
+
+def to_cents(dollars: float | str | None, *, field: str) -> int | None:
+    """Dollars as typed ("31.50") to whole cents; a clear error for anything else."""
+    if dollars is None or dollars == "":
+        return None
+    try:
+        value = float(dollars)
+    except (TypeError, ValueError):
+        raise ServiceMatchError(f"{field} must be a number of dollars, like 31.50",
+                                fields={field: "Enter dollars, like 31.50"}) from None
+    if not math.isfinite(value) or value < 0 or value * 100 > MAX_PRICE_CENTS:
+        raise ServiceMatchError(f"{field} must be between 0 and {MAX_PRICE_CENTS // 100} dollars",
+                                fields={field: "Out of range"})
+    return round(value * 100)
+
+
+@dataclass
+class BuyerTerms:
+    """What an operator sets for a buyer (CLI or console); checked by `check_terms`."""
+
+    name: str
+    post_url: str
+    ping_url: str | None = None
+    price_cents: int | None = None
+    services: list[str] | None = None
+    states: list[str] | None = None
+    zips: list[str] | None = None
+    exclusive: bool = False
+    daily_cap: int | None = None
+    monthly_budget_cents: int | None = None
+    hours: str | None = None
+    secret: str | None = None
+
+
+def _refuse(field: str, message: str) -> ServiceMatchError:
+    return ServiceMatchError(message, fields={field: message})
+
+
+def _check_url(field: str, url: str | None, *, allow_private: bool) -> None:
+    if url is None:
+        return
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise _refuse(field, f"{field} must be an http(s) URL")
+    if parts.scheme != "https" and not allow_private:
+        raise _refuse(field, f"{field} must be an https:// URL in production")
+
+
+def check_terms(terms: BuyerTerms, *, allow_private: bool) -> BuyerTerms:
+    """The terms, normalised (upper-case states, trimmed lists); a 422 naming the field otherwise."""
+    if not terms.name.strip() or len(terms.name) > 200:
+        raise _refuse("name", "name is required (at most 200 characters)")
+    _check_url("post_url", terms.post_url, allow_private=allow_private)
+    _check_url("ping_url", terms.ping_url or None, allow_private=allow_private)
+    if not terms.ping_url and terms.price_cents is None:
+        raise _refuse("price", "a buyer without a ping URL needs a fixed price")
+    states = [state.strip().upper() for state in terms.states or [] if state.strip()]
+    if unknown := [state for state in states if state not in US_STATES]:
+        raise _refuse("states", f"unknown state: {', '.join(unknown)}")
+    zips = [zip_code.strip() for zip_code in terms.zips or [] if zip_code.strip()]
+    if bad := [zip_code for zip_code in zips if not (len(zip_code) == 5 and zip_code.isdigit())]:
+        raise _refuse("zips", f"a ZIP is five digits: {', '.join(bad)}")
+    if terms.daily_cap is not None and terms.daily_cap < 0:
+        raise _refuse("daily_cap", "daily_cap cannot be negative")
+    try:
+        parse_hours(terms.hours)
+    except HoursError as exc:
+        raise _refuse("hours", str(exc)) from None
+    if terms.secret is not None and len(terms.secret) < 24:
+        raise _refuse("secret", "a signing secret is at least 24 characters (whsec_ and base64)")
+    terms.states, terms.zips = states, zips
+    terms.services = [service.strip() for service in terms.services or [] if service.strip()]
+    terms.ping_url = terms.ping_url or None
+    terms.hours = (terms.hours or "").strip() or None
+    return terms
+
+
+def add_buyer(session: Session, terms: BuyerTerms, *, allow_private: bool) -> Buyer:
+    terms = check_terms(terms, allow_private=allow_private)
+    now = utcnow()
+    buyer = Buyer(id=new_id(), name=terms.name.strip(), post_url=terms.post_url, ping_url=terms.ping_url,
+                  price_cents=terms.price_cents, services=terms.services, states=terms.states, zips=terms.zips,
+                  exclusive=terms.exclusive, daily_cap=terms.daily_cap,
+                  monthly_budget_cents=terms.monthly_budget_cents, hours=terms.hours,
+                  secret=terms.secret or new_signing_secret(), active=True, created_at=now, updated_at=now)
+    session.add(buyer)
+    return buyer
+
+
+def update_buyer(session: Session, buyer_id: str, terms: BuyerTerms, *, allow_private: bool) -> Buyer:
+    buyer = get_buyer(session, buyer_id)
+    terms = check_terms(terms, allow_private=allow_private)
+    for name in ("post_url", "ping_url", "price_cents", "services", "states", "zips", "exclusive", "daily_cap",
+                 "monthly_budget_cents", "hours"):
+        setattr(buyer, name, getattr(terms, name))
+    buyer.name = terms.name.strip()
+    if terms.secret:
+        buyer.secret = terms.secret
+    buyer.updated_at = utcnow()
+    return buyer
+
+
+def get_buyer(session: Session, buyer_id: str) -> Buyer:
+    buyer = session.get(Buyer, buyer_id)
+    if buyer is None:
+        raise NotFound(f"No buyer with id {buyer_id}.")
+    return buyer
+
+
+def set_active(session: Session, buyer_id: str, active: bool) -> Buyer:
+    buyer = get_buyer(session, buyer_id)
+    buyer.active = active
+    buyer.updated_at = utcnow()
+    return buyer
+
+
+def list_buyers(session: Session) -> list[Buyer]:
+    return list(session.scalars(select(Buyer).order_by(Buyer.created_at, Buyer.id)))
+
+
+@dataclass(frozen=True)
+class Spending:
+    """What a buyer bought so far: leads today and dollars this month (in cents)."""
+
+    today: int
+    month_cents: int
+
+
+def spending(session: Session, buyer_ids: list[str], now: datetime) -> dict[str, Spending]:
+    """Leads sold today (UTC) and cents spent this month, per buyer, in one query."""
+    if not buyer_ids:
+        return {}
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    month_start = midnight.replace(day=1)
+    today = func.sum(case((Sale.created_at >= midnight, 1), else_=0))
+    rows = session.execute(
+        select(Sale.buyer_id, today, func.coalesce(func.sum(Sale.price_cents), 0))
+        .where(Sale.buyer_id.in_(buyer_ids), Sale.created_at >= month_start,
+               Sale.created_at < midnight + timedelta(days=1))
+        .group_by(Sale.buyer_id)
+    ).all()
+    found = {buyer_id: Spending(int(count or 0), int(cents or 0)) for buyer_id, count, cents in rows}
+    return {buyer_id: found.get(buyer_id, Spending(0, 0)) for buyer_id in buyer_ids}
+
+
+def wants(buyer: Buyer, *, vertical: str, service: str, state: str | None, zip_code: str | None,
+          now: datetime) -> bool:
+    """Whether the buyer's services, area and hours take this lead (caps and budget aside)."""
+    if buyer.services and not offers_service(buyer, vertical=vertical, service=service):
+        return False
+    if buyer.states and (state or "").upper() not in buyer.states:
+        return False
+    if buyer.zips and zip_code not in buyer.zips:
+        return False
+    return open_now(buyer.hours, now)
+
+
+def qualifying_buyers(session: Session, *, vertical: str, service: str, state: str | None,
+                      zip_code: str | None, now: datetime) -> tuple[list[Buyer], dict[str, Spending]]:
+    """Active buyers whose terms take this lead and who are under their daily cap, with what each
+    spent (the budget is judged against the bid, once known)."""
+    candidates = [buyer for buyer in session.scalars(select(Buyer).where(Buyer.active.is_(True)))
+                  if wants(buyer, vertical=vertical, service=service, state=state, zip_code=zip_code, now=now)]
+    spent = spending(session, [buyer.id for buyer in candidates], now)
+    under_cap = [buyer for buyer in candidates
+                 if buyer.daily_cap is None or spent[buyer.id].today < buyer.daily_cap]
+    return under_cap, spent
+
+
+def within_budget(buyer: Buyer, spent: Spending, bid_cents: int) -> bool:
+    return buyer.monthly_budget_cents is None or spent.month_cents + bid_cents <= buyer.monthly_budget_cents

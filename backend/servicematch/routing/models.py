@@ -1,0 +1,95 @@
+"""Tables of the paying side: buyers, every step of each lead's auction, and the sales it made."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from servicematch.kernel.clock import utcnow
+from servicematch.kernel.ids import new_id
+from servicematch.kernel.orm import Base
+
+
+class Buyer(Base):
+    """A lead platform or call centre that bids for leads (ping URL) or buys at a fixed price."""
+
+    __tablename__ = "buyers"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    name: Mapped[str] = mapped_column(String(200))
+    post_url: Mapped[str] = mapped_column(Text)
+    # Without a ping URL the buyer "bids" its fixed price for every lead it qualifies for.
+    ping_url: Mapped[str | None] = mapped_column(Text)
+    price_cents: Mapped[int | None] = mapped_column(Integer)
+    # Service slugs or vertical/slug; empty means every service. Same for states and ZIPs.
+    services: Mapped[list] = mapped_column(JSON, default=list)
+    states: Mapped[list] = mapped_column(JSON, default=list)
+    zips: Mapped[list] = mapped_column(JSON, default=list)
+    exclusive: Mapped[bool] = mapped_column(Boolean, default=False)
+    daily_cap: Mapped[int | None] = mapped_column(Integer)
+    monthly_budget_cents: Mapped[int | None] = mapped_column(Integer)
+    # "Mon-Fri 08:00-18:00 America/New_York"; empty means always (routing/hours.py).
+    hours: Mapped[str | None] = mapped_column(String(120))
+    # Standard Webhooks signing secret (whsec_...), for pings and posts alike.
+    secret: Mapped[str] = mapped_column(String(200))
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class StepKind:
+    PING = "ping"          # a ping sent to a buyer
+    BID = "bid"            # a buyer's bid (a fixed-price buyer's price counts as its bid)
+    PASS = "pass"          # a buyer passed: said no, answered garbage, late or not at all
+    OUTCOME = "outcome"    # the decision: exclusive or shared, to whom, committed before any post
+    POST = "post"          # the full lead posted to a winner
+    ACCEPTED = "accepted"  # the winner took it (a 2xx): it is charged
+    REFUSED = "refused"    # the winner refused or failed: the lead passes to the next bid
+    CLOSED = "closed"      # nothing more to post: the auction is over
+
+
+class AuctionStep(Base):
+    """One line of a lead's auction waterfall, with its time in ms since the lead was committed."""
+
+    __tablename__ = "auction_steps"
+    __table_args__ = (Index("ix_auction_steps_buyer_time", "buyer_id", "created_at"),)
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    lead_id: Mapped[str] = mapped_column(ForeignKey("leads.id", ondelete="CASCADE"), index=True)
+    buyer_id: Mapped[str | None] = mapped_column(ForeignKey("buyers.id", ondelete="SET NULL"))
+    kind: Mapped[str] = mapped_column(String(16))
+    amount_cents: Mapped[int | None] = mapped_column(Integer)
+    exclusive: Mapped[bool | None] = mapped_column(Boolean)
+    detail: Mapped[str | None] = mapped_column(Text)
+    at_ms: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Auction(Base):
+    """A lead's routing state: what mode it was sold in, and whether anything is left to post."""
+
+    __tablename__ = "auctions"
+
+    lead_id: Mapped[str] = mapped_column(ForeignKey("leads.id", ondelete="CASCADE"), primary_key=True)
+    # None until a buyer is posted to; then "exclusive" or "shared" for good.
+    mode: Mapped[str | None] = mapped_column(String(16))
+    # Providers' deliveries are written once, when the lead is first routed as shared.
+    providers_routed: Mapped[bool] = mapped_column(Boolean, default=False)
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Sale(Base):
+    """Revenue: a post a buyer accepted, at the price it bid."""
+
+    __tablename__ = "sales"
+    __table_args__ = (Index("ix_sales_created_at", "created_at"),)
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    lead_id: Mapped[str] = mapped_column(ForeignKey("leads.id", ondelete="CASCADE"), index=True)
+    buyer_id: Mapped[str | None] = mapped_column(ForeignKey("buyers.id", ondelete="SET NULL"), index=True)
+    price_cents: Mapped[int] = mapped_column(Integer)
+    exclusive: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

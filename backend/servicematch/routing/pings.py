@@ -1,0 +1,139 @@
+"""Pings: a lead's non-personal facts to every qualifying buyer at once, and their bids.
+
+A ping carries what a buyer needs to price a lead and nothing that identifies the consumer:
+never a name, e-mail, phone, street or date of birth. Whatever a buyer answers that is not a
+clear bid within the deadline ({"bid": 31.50}, dollars) is a pass, logged, never an error.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, wait
+from dataclasses import dataclass
+
+from servicematch.delivery.http_sender import DeliveryClient, encode_body, post_signed
+from servicematch.delivery.models import as_utc
+from servicematch.intake.models import Lead
+from servicematch.kernel.clock import utcnow
+from servicematch.kernel.ids import new_id
+from servicematch.routing.models import Buyer
+
+log = logging.getLogger("servicematch.routing")
+
+
+@dataclass(frozen=True)
+class Bid:
+    """A buyer's answer: cents when it bid, else why it passed; `at_ms` from the lead's commit."""
+
+    buyer_id: str
+    cents: int | None
+    exclusive: bool
+    at_ms: int
+    pinged: bool
+    detail: str | None = None
+
+
+def ping_body(*, lead: Lead, ping_id: str, exclusive: bool) -> dict:
+    """What a buyer is pinged with: the facts of the lead, no personal data."""
+    consent = lead.consent
+    age = max(0, int((utcnow() - as_utc(lead.created_at)).total_seconds())) if lead.created_at else 0
+    return {
+        "type": "lead.ping",
+        "pingId": ping_id,
+        "vertical": lead.vertical,
+        "service": lead.service,
+        "category": lead.category,
+        "state": lead.state or "",
+        "zip": lead.zip or "",
+        # Choice answers only: date of birth and free text live in the encrypted personal data.
+        "answers": dict(lead.answers or {}),
+        "consent": bool(consent and consent.consent_text),
+        "globalPrivacyControl": bool(consent and consent.global_privacy_control),
+        "doNotSell": bool(lead.do_not_sell),
+        "leadAgeSeconds": age,
+        "exclusive": exclusive,
+        "test": bool(lead.is_test),
+    }
+
+
+def read_bid(status_code: int | None, body: str | None, *, max_cents: int) -> tuple[int | None, str | None]:
+    """(cents, None) for a bid, or (None, why) for a pass."""
+    if status_code is None or not 200 <= status_code < 300:
+        return None, f"HTTP {status_code}" if status_code else "no answer"
+    try:
+        answer = json.loads(body or "", parse_constant=_no_constants)
+    except (ValueError, RecursionError):
+        return None, "answer is not JSON"
+    if not isinstance(answer, dict) or "bid" not in answer:
+        return None, 'answer has no "bid"'
+    bid = answer["bid"]
+    if bid is None:
+        return None, "no bid"
+    if isinstance(bid, bool) or not isinstance(bid, int | float) or not math.isfinite(bid):
+        return None, "bid is not a number"
+    if bid <= 0:
+        return None, "bid is not positive"
+    cents = round(bid * 100)
+    if cents > max_cents:
+        return None, f"bid {bid:.2f} is above the most accepted ({max_cents / 100:.2f})"
+    return cents, None
+
+
+def _no_constants(name: str):
+    raise ValueError(f"{name} is not a number")
+
+
+def run_pings(*, lead: Lead, buyers: list[Buyer], client: DeliveryClient, pool: Executor, timeout_ms: int,
+              max_bid_cents: int, allow_private: bool, since: Callable[[], int]) -> list[Bid]:
+    """Ping every buyer with a ping URL at once, return as soon as all have answered or the deadline
+    passed (a late answer is a pass); fixed-price buyers bid their price without a ping."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    bids: list[Bid] = []
+    pinged: dict[Future, Buyer] = {}
+    for buyer in buyers:
+        if not buyer.ping_url:
+            bids.append(Bid(buyer.id, buyer.price_cents, buyer.exclusive, since(), pinged=False,
+                            detail="fixed price"))
+            continue
+        body = encode_body(ping_body(lead=lead, ping_id=new_id(), exclusive=buyer.exclusive))
+        pinged[pool.submit(_ping, client=client, buyer=buyer, body=body, deadline=deadline,
+                           allow_private=allow_private)] = buyer
+    done, late = wait(pinged, timeout=max(0.0, deadline - time.monotonic()))
+    for future in done:
+        buyer = pinged[future]
+        try:
+            status_code, answer, error = future.result()
+        except Exception as exc:
+            log.exception("ping to buyer %s failed", buyer.id)
+            status_code, answer, error = None, None, f"{type(exc).__name__}"
+        cents, why = read_bid(status_code, answer, max_cents=max_bid_cents)
+        if cents is None and error:
+            why = error
+        if cents is None:
+            log.info("buyer %s passed on lead %s: %s", buyer.id, lead.id, why)
+        bids.append(Bid(buyer.id, cents, buyer.exclusive, since(), pinged=True, detail=why))
+    for future in late:
+        buyer = pinged[future]
+        log.info("buyer %s passed on lead %s: no answer within %d ms", buyer.id, lead.id, timeout_ms)
+        bids.append(Bid(buyer.id, None, buyer.exclusive, since(), pinged=True,
+                        detail=f"no answer within {timeout_ms} ms"))
+    return bids
+
+
+def _ping(*, client: DeliveryClient, buyer: Buyer, body: bytes, deadline: float,
+          allow_private: bool) -> tuple[int | None, str | None, str | None]:
+    left = deadline - time.monotonic()
+    if left <= 0:
+        return None, None, "no time left before the deadline"
+    ping_id = json.loads(body)["pingId"]
+    result = post_signed(client=client, url=buyer.ping_url, body=body, secret=buyer.secret,
+                         idempotency_key=ping_id, message_id=ping_id,
+                         timestamp=int(time.time()), timeout=left, allow_private=allow_private)
+    error = None if result.status_code else (result.error or "no answer")
+    if result.status_code and 300 <= result.status_code < 400:
+        error = f"HTTP {result.status_code} redirect: not followed"
+    return result.status_code, result.response_body, error

@@ -1,0 +1,293 @@
+"""Routing, run by the worker: consume "lead accepted" events, run each lead's auction, commit the
+outcome, then let delivery send it; settle each buyer post's answer (sold, or on to the next bid).
+
+The order that keeps a lead safe through a crash:
+1. an event is claimed under a lease (a worker that dies leaves it to another after the lease);
+2. buyers are pinged with no transaction open (nothing is sold yet: a crash here only repeats pings);
+3. one transaction records the bids and the outcome, writes the first posts (delivery rows) and
+   marks the event done; only then does anything with personal data leave;
+4. each post's answer, once delivery has recorded it, is settled here: a sale, or the next bid.
+   At most one post of an exclusive lead is ever under way, and a post whose answer was lost is
+   sent again to the same buyer (same webhook-id), never to the next one, so an exclusive lead
+   is never sold twice;
+5. when nothing is left to post, the auction closes and the consent receipt is queued, naming
+   exactly who received the consumer's details.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from datetime import datetime, timedelta
+
+from sqlalchemy import or_, select, update
+from sqlalchemy.orm import Session, joinedload, sessionmaker
+
+from servicematch.delivery.http_sender import DeliveryClient
+from servicematch.delivery.models import Delivery, DeliveryStatus, TargetKind, as_utc
+from servicematch.delivery.outbox import enqueue_buyer_post, enqueue_fixed_buyer, enqueue_providers
+from servicematch.intake.models import Lead, LeadEvent
+from servicematch.kernel import wakeup
+from servicematch.kernel.clock import utcnow
+from servicematch.kernel.ids import new_id
+from servicematch.privacy.actions import is_suppressed
+from servicematch.privacy.contacts import keys_of_lead
+from servicematch.privacy.wiring import enqueue_receipt
+from servicematch.routing.auction import Next, Offer, next_step
+from servicematch.routing.buyers import qualifying_buyers, within_budget
+from servicematch.routing.matching import match_providers
+from servicematch.routing.models import Auction, AuctionStep, Buyer, Sale, StepKind
+from servicematch.routing.pings import Bid, run_pings
+from servicematch.settings import Settings
+
+log = logging.getLogger("servicematch.routing")
+
+# Leads whose auctions run at once in one worker (each mostly waits for its buyers' answers).
+CONCURRENT_AUCTIONS = 32
+PINGS_AT_ONCE = 128
+# An auction still open this long after its last step is looked at again (a settle that was lost).
+STUCK_AFTER = timedelta(seconds=30)
+
+
+def _ms_since(lead: Lead) -> int:
+    return max(0, int((utcnow() - as_utc(lead.created_at)).total_seconds() * 1000))
+
+
+class RoutingStage:
+    """Routes accepted leads; `start_due` claims and starts auctions for the free slots."""
+
+    def __init__(self, *, session_factory: sessionmaker[Session], settings: Settings,
+                 client: DeliveryClient | None = None, clock: Callable[[], datetime] = utcnow) -> None:
+        self.session_factory = session_factory
+        self.settings = settings
+        self.clock = clock
+        self.client = client or DeliveryClient(allow_private=settings.private_webhooks_allowed)
+        self._auctions = ThreadPoolExecutor(CONCURRENT_AUCTIONS, thread_name_prefix="routing")
+        self._pings = ThreadPoolExecutor(PINGS_AT_ONCE, thread_name_prefix="routing-ping")
+        self._lock = threading.Lock()
+        # Decisions are taken one at a time in a worker (caps and turns are read, then written);
+        # workers side by side on PostgreSQL take turns through the providers' row locks.
+        self._deciding = threading.Lock()
+        self._running: set[Future] = set()
+        self.changed = threading.Event()
+        self._last_sweep = 0.0
+
+    # -- events -------------------------------------------------------------------------------
+
+    def start_due(self) -> int:
+        """Claim pending events for the free slots and start their auctions; how many started."""
+        with self._lock:
+            free = CONCURRENT_AUCTIONS - len(self._running)
+        if free <= 0:
+            return 0
+        claimed = self._claim(free)
+        for event_id, lead_id, token in claimed:
+            future = self._auctions.submit(self._route_safely, event_id, lead_id, token)
+            with self._lock:
+                self._running.add(future)
+            future.add_done_callback(self._finished)
+        return len(claimed)
+
+    def busy(self) -> bool:
+        with self._lock:
+            return bool(self._running)
+
+    def wait(self) -> None:
+        """Until every auction under way has committed its outcome."""
+        while True:
+            with self._lock:
+                running = list(self._running)
+            if not running:
+                return
+            for future in running:
+                future.exception()
+
+    def close(self) -> None:
+        self._auctions.shutdown(wait=True)
+        self._pings.shutdown(wait=True)
+
+    def _finished(self, future: Future) -> None:
+        with self._lock:
+            self._running.discard(future)
+        self.changed.set()
+
+    def _claim(self, limit: int) -> list[tuple[str, str, str]]:
+        now = self.clock()
+        lease = now + timedelta(seconds=max(30.0, self.settings.ping_timeout_ms / 1000 * 4))
+        token = uuid.uuid4().hex
+        table = LeadEvent.__table__
+        with self.session_factory() as session:
+            query = (select(table.c.id, table.c.lead_id).where(
+                table.c.done_at.is_(None), or_(table.c.claimed_until.is_(None), table.c.claimed_until < now))
+                .order_by(table.c.created_at).limit(limit))
+            if session.bind.dialect.name == "postgresql":
+                query = query.with_for_update(skip_locked=True)
+            rows = session.execute(query).all()
+            if not rows:
+                return []
+            session.execute(update(table).where(table.c.id.in_([row.id for row in rows]))
+                            .values(claimed_until=lease, claim_token=token, attempts=table.c.attempts + 1))
+            session.commit()
+        return [(row.id, row.lead_id, token) for row in rows]
+
+    def _route_safely(self, event_id: str, lead_id: str, token: str) -> None:
+        try:
+            self.route(event_id, lead_id, token)
+        except Exception:
+            # The event's lease runs out and another round routes the lead again.
+            log.exception("routing lead %s failed; it is routed again after its lease", lead_id)
+
+    # -- one lead -----------------------------------------------------------------------------
+
+    def route(self, event_id: str, lead_id: str, token: str) -> None:
+        """Ping, decide, commit the outcome with the first posts, and mark the event done."""
+        now = self.clock()
+        with self.session_factory() as session:
+            lead = session.scalars(select(Lead).where(Lead.id == lead_id).options(joinedload(Lead.consent))).first()
+            if lead is None:
+                return  # erased meanwhile; the event went with it
+            suppressed = not lead.do_not_sell and is_suppressed(session=session, keys=keys_of_lead(lead))
+            sellable = not (lead.do_not_sell or suppressed or lead.is_duplicate)
+            buyers, spent = qualifying_buyers(session, vertical=lead.vertical, service=lead.service,
+                                              state=lead.state, zip_code=lead.zip, now=now) if sellable else ([], {})
+            session.expunge_all()
+        bids = run_pings(lead=lead, buyers=buyers, client=self.client, pool=self._pings,
+                         timeout_ms=self.settings.ping_timeout_ms, max_bid_cents=self.settings.max_bid_cents,
+                         allow_private=self.settings.private_webhooks_allowed, since=lambda: _ms_since(lead))
+        by_id = {buyer.id: buyer for buyer in buyers}
+        bids = [_within_budget(bid, by_id[bid.buyer_id], spent[bid.buyer_id]) for bid in bids]
+        with self._deciding, self.session_factory() as session:
+            table = LeadEvent.__table__
+            done = session.execute(update(table).where(table.c.id == event_id, table.c.claim_token == token,
+                                                       table.c.done_at.is_(None))
+                                   .values(done_at=self.clock(), claimed_until=None)).rowcount
+            if done != 1:
+                session.rollback()
+                return  # another worker took the event over (this one was too slow)
+            lead = session.get(Lead, lead_id)
+            if suppressed:
+                lead.do_not_sell = True
+            session.add(Auction(lead_id=lead_id, mode=None, providers_routed=False, created_at=self.clock()))
+            for bid in bids:
+                if bid.pinged:
+                    session.add(_step(lead_id, StepKind.PING, buyer_id=bid.buyer_id, at_ms=bid.at_ms,
+                                      exclusive=bid.exclusive))
+                kind = StepKind.BID if bid.cents is not None else StepKind.PASS
+                session.add(_step(lead_id, kind, buyer_id=bid.buyer_id, cents=bid.cents, exclusive=bid.exclusive,
+                                  detail=bid.detail, at_ms=bid.at_ms))
+            if self.settings.buyer_url:
+                enqueue_fixed_buyer(session=session, lead=lead, now=self.clock())
+            session.flush()
+            self._advance(session, lead)
+            session.commit()
+
+    # -- after a post ---------------------------------------------------------------------------
+
+    def settle(self, delivery_ids: list[str]) -> None:
+        """Take the answers of finished buyer posts: record sales, pass refused leads on."""
+        with self.session_factory() as session:
+            lead_ids = set(session.scalars(select(Delivery.lead_id).where(
+                Delivery.id.in_(delivery_ids), Delivery.kind == TargetKind.BUYER_POST)))
+        for lead_id in sorted(lead_ids):
+            self.settle_lead(lead_id)
+
+    def settle_lead(self, lead_id: str) -> None:
+        with self._deciding, self.session_factory() as session:
+            query = select(Auction).where(Auction.lead_id == lead_id)
+            if session.bind.dialect.name == "postgresql":
+                query = query.with_for_update()  # one settler per lead at a time
+            auction = session.scalars(query).first()
+            lead = session.get(Lead, lead_id)
+            if auction is None or lead is None or auction.closed_at is not None:
+                return
+            self._advance(session, lead, auction)
+            session.commit()
+
+    def sweep(self, *, force: bool = False) -> None:
+        """Settle auctions left open by a worker that stopped between a post's answer and its settling."""
+        if not force and time.monotonic() - self._last_sweep < STUCK_AFTER.total_seconds() / 3:
+            return
+        self._last_sweep = time.monotonic()
+        before = self.clock() - (timedelta(0) if force else STUCK_AFTER)
+        with self.session_factory() as session:
+            open_ids = list(session.scalars(select(Auction.lead_id).where(
+                Auction.closed_at.is_(None), Auction.created_at < before).limit(200)))
+        for lead_id in open_ids:
+            try:
+                self.settle_lead(lead_id)
+            except Exception:
+                log.exception("settling lead %s failed", lead_id)
+
+    def _advance(self, session: Session, lead: Lead, auction: Auction | None = None) -> Next:
+        """Record the posts' answers not yet recorded, then take the next step of the auction."""
+        auction = auction or session.get(Auction, lead.id)
+        steps = list(session.scalars(select(AuctionStep).where(AuctionStep.lead_id == lead.id)))
+        posts = list(session.scalars(select(Delivery).where(Delivery.lead_id == lead.id,
+                                                            Delivery.kind == TargetKind.BUYER_POST)))
+        offers = [Offer(step.buyer_id, step.amount_cents, bool(step.exclusive))
+                  for step in steps if step.kind == StepKind.BID and step.buyer_id]
+        price = {offer.buyer_id: offer for offer in offers}
+        recorded = {step.detail for step in steps if step.kind in (StepKind.ACCEPTED, StepKind.REFUSED)}
+        at = _ms_since(lead)
+        for post in posts:
+            if post.status == DeliveryStatus.PENDING or post.id in recorded:
+                continue
+            offer = price.get(post.buyer_id)
+            if post.status == DeliveryStatus.DELIVERED and offer is not None:
+                session.add(Sale(id=new_id(), lead_id=lead.id, buyer_id=post.buyer_id, price_cents=offer.cents,
+                                 exclusive=offer.exclusive, created_at=self.clock()))
+                session.add(_step(lead.id, StepKind.ACCEPTED, buyer_id=post.buyer_id, cents=offer.cents,
+                                  exclusive=offer.exclusive, detail=post.id, at_ms=at))
+            else:
+                session.add(_step(lead.id, StepKind.REFUSED, buyer_id=post.buyer_id, detail=post.id, at_ms=at,
+                                  exclusive=offer.exclusive if offer else None))
+        providers_routed = None
+        if auction.providers_routed:
+            providers_routed = len(set(session.scalars(select(Delivery.provider_id).where(
+                Delivery.lead_id == lead.id, Delivery.provider_id.is_not(None)))))
+        fixed = 1 if self.settings.buyer_url and not (lead.do_not_sell or lead.is_duplicate) else 0
+        step = next_step(
+            offers=offers, mode=auction.mode, tried={post.buyer_id for post in posts},
+            pending=sum(post.status == DeliveryStatus.PENDING for post in posts),
+            accepted=sum(post.status == DeliveryStatus.DELIVERED for post in posts),
+            fixed_seats=fixed, providers_routed=providers_routed)
+        now = self.clock()
+        if step.mode and auction.mode != step.mode and (step.post_to or auction.mode is None):
+            auction.mode = step.mode
+            session.add(_step(lead.id, StepKind.OUTCOME, exclusive=step.mode == "exclusive", at_ms=at,
+                              cents=sum(offer.cents for offer in step.post_to),
+                              detail=f"{step.mode}: " + (", ".join(o.buyer_id for o in step.post_to) or "no buyer")))
+        for offer in step.post_to:
+            session.add(_step(lead.id, StepKind.POST, buyer_id=offer.buyer_id, cents=offer.cents,
+                              exclusive=offer.exclusive, at_ms=at))
+            enqueue_buyer_post(session=session, lead=lead, buyer_id=offer.buyer_id, now=now)
+        if not auction.providers_routed and (step.mode == "shared" or step.close):
+            auction.providers_routed = True
+            # A duplicate already reached its providers the first time it came in.
+            providers = [] if lead.is_duplicate or not step.provider_seats else match_providers(
+                session=session, vertical=lead.vertical, service=lead.service, state=lead.state,
+                zip_code=lead.zip, now=now, limit=step.provider_seats)
+            enqueue_providers(session=session, lead=lead, providers=providers, settings=self.settings, now=now)
+        if step.close:
+            auction.closed_at = now
+            session.add(_step(lead.id, StepKind.CLOSED, at_ms=at))
+            session.flush()
+            enqueue_receipt(session=session, lead=lead)
+        wakeup.notify_after_commit(session)
+        return step
+
+
+def _within_budget(bid: Bid, buyer: Buyer, spent) -> Bid:
+    if bid.cents is None or within_budget(buyer, spent, bid.cents):
+        return bid
+    return Bid(bid.buyer_id, None, bid.exclusive, bid.at_ms, bid.pinged, detail="over its monthly budget")
+
+
+def _step(lead_id: str, kind: str, *, at_ms: int, buyer_id: str | None = None, cents: int | None = None,
+          exclusive: bool | None = None, detail: str | None = None) -> AuctionStep:
+    return AuctionStep(id=new_id(), lead_id=lead_id, buyer_id=buyer_id, kind=kind, amount_cents=cents,
+                       exclusive=exclusive, detail=detail, at_ms=at_ms, created_at=utcnow())
