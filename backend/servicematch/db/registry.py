@@ -10,11 +10,9 @@ from servicematch.console import models as console_models
 from servicematch.delivery import models as delivery_models
 from servicematch.events import models as events_models
 from servicematch.intake import models as intake_models
-from servicematch.intake import ratelimit as ratelimit_models
 from servicematch.kernel.orm import Base
 from servicematch.privacy import models as privacy_models
 from servicematch.reporting import models as reporting_models
 
 metadata = Base.metadata
-DOMAIN_MODELS = (intake_models, ratelimit_models, delivery_models, events_models, console_models, privacy_models,
-                 reporting_models)
+DOMAIN_MODELS = (intake_models, delivery_models, events_models, console_models, privacy_models, reporting_models)
