@@ -60,6 +60,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             # Both wait for work under way (a commit, a send); off the event loop.
             await asyncio.to_thread(lead_store.stop)
             await asyncio.to_thread(app.state.event_buffer.stop)
+            await asyncio.to_thread(app.state.rate_limit_store.close)
             if worker is not None:
                 await asyncio.to_thread(worker.stop, timeout=settings.delivery_timeout_seconds + 5)
 
@@ -80,9 +81,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = engine
     app.state.session_factory = session_factory
     app.state.lead_store = lead_store
-    # Per-client limits (submissions, lookups, admin token failures), shared through the
-    # database on PostgreSQL.
-    install_rate_limits(app, settings, engine)
+    # Per-client limits (submissions, lookups, admin token failures), in this process or, with
+    # SERVICEMATCH_REDIS_URL, in Redis, shared by every web process.
+    install_rate_limits(app, settings)
 
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(BodySizeLimit, max_bytes=MAX_BODY_BYTES, paths=INTAKE_PATHS)
@@ -95,7 +96,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ops_router)
     install_events(app, settings)  # POST /api/events: queued in memory, written in batches by one thread
     install_console(app, settings.static_dir)  # /api/console/* and the console's page at /admin
-    install_privacy(app, settings, engine)  # rights requests by code, the receipt's one-click stop
+    install_privacy(app, settings)  # rights requests by code, the receipt's one-click stop
     install_site(app, settings, catalog)  # last: its catch-all route answers what no API route did
     install_http_hygiene(app, settings)  # security headers, HEAD, 405, CSP reports: around everything
 

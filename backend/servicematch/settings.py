@@ -61,6 +61,10 @@ class Settings(BaseSettings):
     # Wrong admin tokens per client IP within the window before the admin API answers 429.
     admin_auth_failure_limit: int = Field(default=10, ge=1)
     admin_auth_window_seconds: int = Field(default=900, ge=1)
+    # Where the per-client limits count: empty keeps them in each process's memory; a Redis URL
+    # (redis://host:6379/0) shares them among every web process. Its keys start with the prefix.
+    redis_url: str = ""
+    redis_key_prefix: str = Field(default="servicematch", min_length=1)
     # /docs and /openapi.json: on by default outside production, off in production unless set.
     api_docs: bool | None = None
     duplicate_window_days: int = Field(default=30, ge=1)

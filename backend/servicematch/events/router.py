@@ -35,7 +35,8 @@ async def _bounded_body(request: Request) -> bytes | None:
 async def record_event(request: Request) -> Response:
     state = request.app.state
     settings: Settings = state.settings
-    if state.event_limiter.hit(client_ip(request, trusted_proxies=settings.trusted_proxies)) > 0:
+    limiter: SlidingWindowLimiter = state.event_limiter
+    if await limiter.call(limiter.hit, client_ip(request, trusted_proxies=settings.trusted_proxies)) > 0:
         return Response(status_code=204)
     body = await _bounded_body(request)
     event = read_event(body, state.catalog) if body else None
@@ -47,5 +48,5 @@ async def record_event(request: Request) -> Response:
 def install_events(app: FastAPI, settings: Settings) -> None:
     app.state.event_buffer = EventBuffer(app.state.session_factory, retention_days=settings.events_retention_days)
     app.state.event_limiter = SlidingWindowLimiter(name="events", limit=settings.events_rate_limit,
-                                                     window_seconds=60)
+                                                     window_seconds=60, store=app.state.rate_limit_store)
     app.include_router(router)

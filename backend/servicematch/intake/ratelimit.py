@@ -1,65 +1,102 @@
-"""Rate limits per client: a sliding-window counter, O(1) per request and bounded in memory,
-kept in this process or, on PostgreSQL, in a table every process shares.
+"""Rate limits per client, on the `limits` library: a sliding-window counter, O(1) per request,
+kept in this process's memory or, when SERVICEMATCH_REDIS_URL is set, in Redis, where every
+web process shares it.
 
 The window is approximated the way Cloudflare and nginx-style limiters do: the count of the
 current fixed window plus the previous window's count weighted by how much of it still
-overlaps the sliding window. Two counters per client, whatever the traffic.
+overlaps the sliding window. Two counters per client, whatever the traffic; each expires on
+its own (in memory and in Redis), so what is kept stays bounded by the clients of two windows.
+
+A Redis that cannot be reached fails open: requests are let through uncounted, one error is
+logged when the outage begins and one line when Redis answers again.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
-from typing import Protocol
+from typing import TypeVar
 
 from fastapi import Request
 from fastapi.concurrency import run_in_threadpool
-from sqlalchemy import Engine
+from limits import RateLimitItem, RateLimitItemPerSecond
+from limits.errors import StorageError
+from limits.storage import MemoryStorage, RedisStorage
+from limits.storage.base import SlidingWindowCounterSupport
+from limits.strategies import SlidingWindowCounterRateLimiter
 
 from servicematch.errors import ServiceMatchError
+from servicematch.settings import Settings
 
 from .client import client_ip
 
+log = logging.getLogger("servicematch.ratelimit")
+
 TOO_MANY = "Too many requests from your network. Please wait a moment and try again."
-# Clients remembered in-process at most; the least recently counted are forgotten first.
-MAX_TRACKED_KEYS = 100_000
+# Longest wait for Redis to connect or answer: past it the request goes through uncounted.
+REDIS_TIMEOUT_SECONDS = 0.5
+# After a failure, Redis is left alone this long (requests go through uncounted meanwhile), so
+# during an outage one request in this long tries to connect, not every request.
+REDIS_RETRY_SECONDS = 5.0
+
+Result = TypeVar("Result")
 
 
-class Counters(Protocol):
-    """Hit counts per (key, window number); `blocking` stores are called off the event loop."""
+class LimitStore:
+    """Where the counters live, and what happens when they cannot be reached.
 
-    blocking: bool
+    `blocking` stores (Redis) are called off the event loop by `SlidingWindowLimiter.call`.
+    """
 
-    def read(self, key: str, window: int) -> tuple[int, int]:
-        """(count in window, count in window - 1)."""
-
-    def add(self, key: str, window: int, expires_at: float) -> None: ...
-
-
-class MemoryCounters:
-    """This process only: an LRU of counters, so memory stays bounded however many clients come."""
-
-    blocking = False
-
-    def __init__(self, max_keys: int = MAX_TRACKED_KEYS) -> None:
-        self._counts: OrderedDict[tuple[str, int], int] = OrderedDict()
-        self._max_keys = max_keys
+    def __init__(self, storage: SlidingWindowCounterSupport, *, blocking: bool, description: str,
+                 retry_seconds: float = REDIS_RETRY_SECONDS) -> None:
+        self.storage = storage
+        self.strategy = SlidingWindowCounterRateLimiter(storage)
+        self.blocking = blocking
+        self.description = description
+        self.retry_seconds = retry_seconds
+        self._unreachable_until: float | None = None  # monotonic time; None while reachable
         self._lock = threading.Lock()
 
-    def read(self, key: str, window: int) -> tuple[int, int]:
-        with self._lock:
-            return self._counts.get((key, window), 0), self._counts.get((key, window - 1), 0)
+    @classmethod
+    def memory(cls) -> LimitStore:
+        return cls(MemoryStorage(), blocking=False, description="this process's memory")
 
-    def add(self, key: str, window: int, expires_at: float) -> None:
-        with self._lock:
-            slot = (key, window)
-            self._counts[slot] = self._counts.get(slot, 0) + 1
-            self._counts.move_to_end(slot)
-            while len(self._counts) > self._max_keys:
-                self._counts.popitem(last=False)
+    @classmethod
+    def redis(cls, url: str, *, key_prefix: str) -> LimitStore:
+        storage = RedisStorage(url, key_prefix=key_prefix, wrap_exceptions=True,
+                               socket_connect_timeout=REDIS_TIMEOUT_SECONDS, socket_timeout=REDIS_TIMEOUT_SECONDS)
+        return cls(storage, blocking=True, description="Redis")
+
+    def close(self) -> None:
+        """Let go of Redis's connections (a later call opens new ones)."""
+        if isinstance(self.storage, RedisStorage):
+            self.storage.get_connection().close()
+
+    def run(self, operation: Callable[[], Result], fallback: Result) -> Result:
+        """The operation's result, or `fallback` while the store cannot be reached (fail open)."""
+        down_until = self._unreachable_until
+        if down_until is not None and time.monotonic() < down_until:
+            return fallback
+        try:
+            result = operation()
+        except StorageError as error:
+            with self._lock:
+                first = self._unreachable_until is None
+                self._unreachable_until = time.monotonic() + self.retry_seconds
+            if first:
+                log.error("Rate limits are off: %s cannot be reached (%s); requests are let through "
+                          "uncounted until it answers again", self.description, error.storage_error)
+            return fallback
+        if down_until is not None:
+            with self._lock:
+                recovered, self._unreachable_until = self._unreachable_until is not None, None
+            if recovered:
+                log.warning("Rate limits are back on: %s answers again", self.description)
+        return result
 
 
 class SlidingWindowLimiter:
@@ -70,43 +107,61 @@ class SlidingWindowLimiter:
     """
 
     def __init__(self, *, limit: int, window_seconds: float, name: str = "submit",
-                 counters: Counters | None = None, clock: Callable[[], float] = time.time) -> None:
-        self.limit = limit
-        self.window_seconds = window_seconds
+                 store: LimitStore | None = None) -> None:
         self.name = name
-        self.counters = counters or MemoryCounters()
-        self._clock = clock
+        self.window_seconds = window_seconds
+        self.store = store or LimitStore.memory()
+        self.limit = limit
 
-    def _position(self) -> tuple[int, float]:
-        now = self._clock() / self.window_seconds
-        return math.floor(now), now - math.floor(now)
+    @property
+    def limit(self) -> int:
+        return self._item.amount
+
+    @limit.setter
+    def limit(self, value: int) -> None:
+        # Keys read "<name>/<client>/<limit>/<seconds>/second": each limiter counts apart.
+        self._item: RateLimitItem = RateLimitItemPerSecond(
+            value, max(1, math.ceil(self.window_seconds)), namespace=self.name)
 
     def retry_after(self, key: str) -> float:
         """0 when one more hit is allowed, else the seconds until it would be."""
-        window, elapsed = self._position()
-        current, previous = self.counters.read(f"{self.name}:{key}", window)
-        if previous * (1 - elapsed) + current < self.limit:
-            return 0.0
-        if current >= self.limit or previous == 0:
-            return (1 - elapsed) * self.window_seconds
-        # The previous window's weight falls as time passes: wait until the estimate drops below.
-        free_at = 1 - (self.limit - current) / previous
-        return max(free_at - elapsed, 0.0) * self.window_seconds or 1.0
+        return self.store.run(lambda: self._wait(key), 0.0)
+
+    check = retry_after
 
     def record(self, key: str) -> None:
-        window, _ = self._position()
-        expires_at = (window + 2) * self.window_seconds
-        self.counters.add(f"{self.name}:{key}", window, expires_at)
+        """Count one hit (a client already at its limit has nothing more to spend)."""
+        self._count(key)
 
     def hit(self, key: str) -> float:
-        wait = self.retry_after(key)
-        if wait == 0:
-            self.record(key)
-        return wait
+        """Count one hit if it is allowed; else, like `retry_after`, the seconds to wait."""
+        if self._count(key):
+            return 0.0
+        # Refused: the window may have moved on since, but the client is told to come back later.
+        return self.retry_after(key) or 1.0
 
-    async def call(self, method: Callable, key: str):
+    def _count(self, key: str) -> bool:
+        """Whether the hit was counted (or the store is unreachable); False past the limit."""
+        return self.store.run(lambda: self.store.strategy.hit(self._item, key), True)
+
+    def _wait(self, key: str) -> float:
+        previous, previous_ttl, current, current_ttl = self.store.storage.get_sliding_window(
+            self._item.key_for(key), self._item.get_expiry())
+        window = self._item.get_expiry()
+        # `previous_ttl` is what is left of the current window: the weight of the previous one.
+        if previous * previous_ttl / window + current < self.limit:
+            return 0.0
+        if current >= self.limit:
+            # Until the current window ends, and then until its count, fading, weighs under the limit.
+            wait = max(current_ttl - window, 0.0) + window * (1 - self.limit / current)
+        else:
+            # The previous window's weight falls as time passes: wait until the estimate drops below.
+            wait = max(previous_ttl - window * (self.limit - current) / previous, 0.0)
+        return wait or 1.0  # at the very edge of a window the estimate is still at the limit
+
+    async def call(self, method: Callable[[str], Result], key: str) -> Result:
         """Run check/record/hit without blocking the event loop on a shared store."""
-        return await run_in_threadpool(method, key) if self.counters.blocking else method(key)
+        return await run_in_threadpool(method, key) if self.store.blocking else method(key)
 
 
 def too_many(wait: float) -> ServiceMatchError:
@@ -152,17 +207,28 @@ def counted_always(limiter_name: str) -> Callable[[Request], AsyncIterator[None]
     return dependency
 
 
-def install_rate_limits(app, settings, engine: Engine) -> None:
-    """The app's limiters, sharing one store: the database on PostgreSQL, else this process."""
-    counters: Counters = MemoryCounters()
+def make_store(settings: Settings) -> LimitStore:
+    """Redis when SERVICEMATCH_REDIS_URL is set (every web process shares it), else this process."""
+    if settings.redis_url:
+        return LimitStore.redis(settings.redis_url, key_prefix=settings.redis_key_prefix)
+    return LimitStore.memory()
+
+
+def install_rate_limits(app, settings: Settings) -> None:
+    """The app's limiters, sharing one store (`app.state.rate_limit_store`), which routers that
+    build their own limiters use as well."""
+    store = app.state.rate_limit_store = make_store(settings)
+    if settings.environment == "production" and not settings.is_sqlite and not settings.redis_url:
+        log.warning("Rate limits are kept in this process's memory (SERVICEMATCH_REDIS_URL is empty): "
+                    "each web process on this database gives a client the whole allowance again")
     minute = 60
     app.state.submit_limiter = SlidingWindowLimiter(
         name="submit", limit=settings.submit_rate_limit, window_seconds=settings.submit_rate_window_seconds,
-        counters=counters)
+        store=store)
     app.state.validate_limiter = SlidingWindowLimiter(
-        name="validate", limit=settings.validate_rate_limit, window_seconds=minute, counters=counters)
+        name="validate", limit=settings.validate_rate_limit, window_seconds=minute, store=store)
     app.state.address_limiter = SlidingWindowLimiter(
-        name="address", limit=settings.address_rate_limit, window_seconds=minute, counters=counters)
+        name="address", limit=settings.address_rate_limit, window_seconds=minute, store=store)
     app.state.admin_auth_limiter = SlidingWindowLimiter(
         name="admin-auth", limit=settings.admin_auth_failure_limit,
-        window_seconds=settings.admin_auth_window_seconds, counters=counters)
+        window_seconds=settings.admin_auth_window_seconds, store=store)

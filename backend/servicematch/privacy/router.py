@@ -6,15 +6,10 @@ from typing import Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Request
 from pydantic import BaseModel, Field
-from sqlalchemy import Engine
 from starlette.concurrency import run_in_threadpool
 
 from servicematch.deps import SessionFactoryDep, SettingsDep
-from servicematch.intake.ratelimit import (
-    MemoryCounters,
-    SlidingWindowLimiter,
-    counted_always,
-)
+from servicematch.intake.ratelimit import SlidingWindowLimiter, counted_always
 from servicematch.privacy import requests as rights
 from servicematch.privacy import stop
 from servicematch.settings import Settings
@@ -65,13 +60,13 @@ _start_limit = Depends(counted_always("privacy_start_limiter"))
 _try_limit = Depends(counted_always("privacy_try_limiter"))
 
 
-def install_privacy(app: FastAPI, settings: Settings, engine: Engine) -> None:
-    """The privacy routes and their limits: shared by every process on PostgreSQL."""
-    counters = MemoryCounters()
+def install_privacy(app: FastAPI, settings: Settings) -> None:
+    """The privacy routes and their limits, in the app's rate-limit store (Redis when it is set)."""
+    store = app.state.rate_limit_store
     app.state.privacy_start_limiter = SlidingWindowLimiter(name="privacy-start", limit=20, window_seconds=900,
-                                                           counters=counters)
+                                                           store=store)
     app.state.privacy_try_limiter = SlidingWindowLimiter(name="privacy-try", limit=40, window_seconds=900,
-                                                         counters=counters)
+                                                         store=store)
     app.include_router(router)
 
 

@@ -2,17 +2,53 @@
 
 from __future__ import annotations
 
-import httpx
-import pytest
+import logging
+import os
+import socket
+import time
+import uuid
+from collections.abc import Iterator
+from types import SimpleNamespace
 
-from servicematch.intake.ratelimit import MemoryCounters, SlidingWindowLimiter
+import httpx
+import limits.storage.memory
+import pytest
+import redis
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from servicematch.app import create_app
+from servicematch.intake.ratelimit import SlidingWindowLimiter, install_rate_limits
 
 from .payloads import call_flow_payload, lead_form_payload
 
+REDIS_URL = os.environ.get("SERVICEMATCH_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+WINDOW = 600
+
 
 @pytest.fixture
-def settings(settings):
-    return settings.model_copy(update={"submit_rate_limit": 3, "submit_rate_window_seconds": 600})
+def redis_prefix() -> Iterator[str]:
+    """A key prefix of this test's own in the test Redis, whose keys are deleted afterwards."""
+    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1)
+    try:
+        client.ping()
+    except redis.RedisError:
+        pytest.skip(f"no Redis answers at {REDIS_URL} (SERVICEMATCH_TEST_REDIS_URL)")
+    prefix = f"servicematch-test-{uuid.uuid4().hex}"
+    yield prefix
+    keys = list(client.scan_iter(f"{prefix}:*"))
+    if keys:
+        client.delete(*keys)
+    client.close()
+
+
+@pytest.fixture(params=["memory", "redis"])
+def settings(request, settings):
+    """Each test twice: limits in the process's memory, and in Redis."""
+    limited = {"submit_rate_limit": 3, "submit_rate_window_seconds": WINDOW}
+    if request.param == "redis":
+        limited |= {"redis_url": REDIS_URL, "redis_key_prefix": request.getfixturevalue("redis_prefix")}
+    return settings.model_copy(update=limited)
 
 
 def test_the_submission_over_the_limit_gets_429_with_retry_after(client, index):
@@ -24,7 +60,7 @@ def test_the_submission_over_the_limit_gets_429_with_retry_after(client, index):
     assert response.json() == {
         "error": "Too many requests from your network. Please wait a moment and try again.", "fields": {}
     }
-    assert 1 <= int(response.headers["Retry-After"]) <= 600
+    assert 1 <= int(response.headers["Retry-After"]) <= WINDOW
 
 
 def test_validation_calls_are_not_counted(client, index):
@@ -45,9 +81,10 @@ async def test_each_client_address_has_its_own_allowance(app, index):
         assert statuses == expected
 
 
-def test_the_window_slides():
+def test_the_window_slides(monkeypatch):
     now = [600.0]
-    limiter = SlidingWindowLimiter(limit=2, window_seconds=60, clock=lambda: now[0])
+    monkeypatch.setattr(limits.storage.memory, "time", SimpleNamespace(time=lambda: now[0]))
+    limiter = SlidingWindowLimiter(limit=2, window_seconds=60)
     assert limiter.hit("a") == 0.0
     now[0] = 630.0
     assert limiter.hit("a") == 0.0
@@ -56,8 +93,22 @@ def test_the_window_slides():
     assert limiter.hit("b") == 0.0
     now[0] = 675.0  # a quarter into the next window: the last one still weighs 3/4 * 2 = 1.5
     assert limiter.hit("a") == 0.0
-    assert limiter.hit("a") > 0  # 1.5 + 1 is past the limit until the old window weighs under 1
+    # 1.5 + 1 is past the limit until the old window weighs under 1: at 690, a half of it left.
+    assert limiter.hit("a") == pytest.approx(15.0)
     now[0] = 721.0
+    assert limiter.hit("a") == 0.0
+
+
+def test_a_full_window_waits_until_its_count_fades_under_the_limit(monkeypatch):
+    now = [600.0]
+    monkeypatch.setattr(limits.storage.memory, "time", SimpleNamespace(time=lambda: now[0]))
+    limiter = SlidingWindowLimiter(limit=2, window_seconds=60)
+    for _ in range(2):
+        limiter.record("a")
+    assert limiter.check("a") == pytest.approx(60.0)
+    now[0] = 650.0
+    assert limiter.retry_after("a") == pytest.approx(10.0)
+    now[0] = 661.0  # the window has moved on: its 2 hits weigh 59/60 * 2, under the limit
     assert limiter.hit("a") == 0.0
 
 
@@ -82,10 +133,6 @@ def test_a_replayed_submission_is_answered_again_and_counts(client, index):
 
 @pytest.mark.parametrize("setting", [{"validate_rate_limit": 4}])
 def test_validate_has_its_own_limit(app, settings, index, setting):
-    from fastapi.testclient import TestClient
-
-    from servicematch.app import create_app
-
     limited = create_app(settings.model_copy(update=setting))
     with TestClient(limited) as client:
         answers = [client.post("/api/validate", json={"type": "phone", "value": "5125550142"}).status_code
@@ -98,10 +145,6 @@ def test_validate_has_its_own_limit(app, settings, index, setting):
 
 
 def test_address_suggestions_have_their_own_limit(app, settings):
-    from fastapi.testclient import TestClient
-
-    from servicematch.app import create_app
-
     limited = create_app(settings.model_copy(update={"address_rate_limit": 3}))
     with TestClient(limited) as client:
         answers = [client.get("/api/address/suggest", params={"q": "500 Congress"}).status_code for _ in range(4)]
@@ -110,24 +153,77 @@ def test_address_suggestions_have_their_own_limit(app, settings):
     limited.state.engine.dispose()
 
 
-def test_memory_stays_bounded_however_many_clients_come():
-    counters = MemoryCounters(max_keys=100)
-    limiter = SlidingWindowLimiter(limit=5, window_seconds=60, counters=counters, clock=lambda: 1000.0)
-    for number in range(10_000):
+def test_memory_counters_expire_on_their_own():
+    limiter = SlidingWindowLimiter(limit=5, window_seconds=60)
+    for number in range(1000):
         limiter.hit(f"198.51.{number // 256}.{number % 256}")
-    assert len(counters._counts) == 100
+    expirations = limiter.store.storage.expirations
+    assert len(expirations) == 1000
+    # Each counter is forgotten once the window after its own has passed.
+    assert max(expirations.values()) <= time.time() + 2 * 60
 
 
-def test_processes_on_postgresql_share_the_allowance(app, settings, index):
-    from fastapi.testclient import TestClient
-
-    from servicematch.app import create_app
-
-    twin = create_app(settings)  # another web process on the same database
+def test_web_processes_share_the_allowance_through_redis(app, settings, index):
+    twin = create_app(settings)  # another web process, with the same settings
     hvac = index.find("hvac", "services")
     with TestClient(app) as first, TestClient(twin) as second:
         assert [c.post("/api/submit-form", json=lead_form_payload(hvac)).status_code
                 for c in (first, second, first)] == [202, 202, 202]
-        expected = 202 if settings.is_sqlite else 429  # SQLite: one process, counters kept in it
-        assert second.post("/api/submit-form", json=lead_form_payload(hvac)).status_code == expected
+        if settings.redis_url:
+            # Refused by either: they count the same client in the same place.
+            for client in (second, first):
+                refused = client.post("/api/submit-form", json=lead_form_payload(hvac))
+                assert refused.status_code == 429
+                # Redis's window began with the first of the three: about a whole window to wait.
+                assert WINDOW - 60 <= int(refused.headers["Retry-After"]) <= WINDOW
+        else:  # each process keeps its own counts in memory
+            assert second.post("/api/submit-form", json=lead_form_payload(hvac)).status_code == 202
     twin.state.engine.dispose()
+
+
+@pytest.mark.parametrize("settings", ["redis"], indirect=True)
+def test_redis_keys_carry_the_prefix_and_expire_on_their_own(client, settings, index):
+    assert client.post("/api/submit-form", json=lead_form_payload(index.find("hvac", "services"))).status_code == 202
+    assert client.post("/api/validate", json={"type": "email", "value": "a@example.com"}).status_code == 200
+    store = redis.Redis.from_url(REDIS_URL)
+    keys = list(store.scan_iter(f"{settings.redis_key_prefix}:*"))
+    limiters = {key.decode().removeprefix(f"{settings.redis_key_prefix}:{{").split("/")[0] for key in keys}
+    assert limiters == {"submit", "validate"}
+    # Nothing outlives the window after its own.
+    assert all(0 < store.ttl(key) <= 2 * WINDOW for key in keys)
+    store.close()
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.parametrize("settings", ["memory"], indirect=True)  # its Redis is set below
+def test_an_unreachable_redis_lets_submissions_through_and_is_logged_once(settings, index, caplog):
+    down = create_app(settings.model_copy(update={"redis_url": f"redis://127.0.0.1:{_closed_port()}/0"}))
+    down.state.rate_limit_store.retry_seconds = 0  # try Redis on every request
+    hvac = index.find("hvac", "services")
+    caplog.set_level(logging.ERROR, logger="servicematch.ratelimit")
+    with TestClient(down) as client:
+        # More than the limit: nothing can be counted, so nothing is refused, and nothing fails.
+        assert [client.post("/api/submit-form", json=lead_form_payload(hvac)).status_code
+                for _ in range(5)] == [202] * 5
+        assert client.post("/api/validate", json={"type": "email", "value": "a@example.com"}).status_code == 200
+        assert client.post("/api/events", json={}).status_code == 204
+    outages = [record for record in caplog.records if "Rate limits are off" in record.getMessage()]
+    assert len(outages) == 1
+    down.state.engine.dispose()
+
+
+@pytest.mark.parametrize("settings", ["memory"], indirect=True)
+def test_production_on_postgresql_without_redis_is_warned_at_start(settings, caplog):
+    postgresql = "postgresql+psycopg://servicematch@127.0.0.1/servicematch"
+    for update, warned in (({"environment": "production", "database_url": postgresql}, True),
+                           ({"environment": "production", "database_url": postgresql, "redis_url": REDIS_URL}, False),
+                           ({"environment": "production"}, settings.database_url.startswith("postgresql")),
+                           ({"database_url": postgresql}, False)):
+        caplog.clear()
+        install_rate_limits(FastAPI(), settings.model_copy(update=update))
+        assert any("SERVICEMATCH_REDIS_URL is empty" in r.getMessage() for r in caplog.records) == warned
