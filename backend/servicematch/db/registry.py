@@ -16,9 +16,5 @@ from servicematch.reporting import models as reporting_models
 from servicematch.routing import models as routing_models
 
 metadata = Base.metadata
-<<<<<<< HEAD
 DOMAIN_MODELS = (intake_models, delivery_models, routing_models, events_models, console_models, privacy_models,
                  reporting_models)
-=======
-DOMAIN_MODELS = (intake_models, delivery_models, events_models, console_models, privacy_models, reporting_models)
->>>>>>> limits
