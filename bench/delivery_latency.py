@@ -62,7 +62,8 @@ class Receiver:
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 arrived = time.perf_counter()
-                key = (receiver.name, json.loads(body)["requestId"])
+                payload = json.loads(body)  # a provider's lead.matched event has it in "data"
+                key = (receiver.name, payload.get("data", payload)["requestId"])
                 with lock:
                     if key in arrivals:
                         receiver.copies += 1

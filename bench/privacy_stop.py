@@ -77,9 +77,10 @@ def _instrument(server, arrivals: Arrivals) -> dict[str, str]:
         def record(handler, body, status, _original=original, _name=name):
             _original(handler, body, status)
             payload = json.loads(body)
-            # The buyer's copy of a lead has no type; a provider's is "lead.matched".
+            # The buyer's copy of a lead has no type; a provider's is "lead.matched". Events carry
+            # their details in "data".
             kind = "lead" if payload.get("type", "lead.matched") == "lead.matched" else payload["type"]
-            arrivals.note((f"{_name}:{kind}", payload["requestId"]))
+            arrivals.note((f"{_name}:{kind}", payload.get("data", payload)["requestId"]))
 
         receiver._record = record
     smtp_add = server.smtp.add

@@ -141,6 +141,7 @@ class Settings(BaseSettings):
                 "SERVICEMATCH_DATA_KEY must be set in production (32 random bytes, base64): "
                 "the same key for every web process and worker"
             )
+        self._refuse_malformed_buyer_secret()
         if self.environment == "production":
             self._refuse_weak_secrets()
             self._refuse_unsafe_buyer()
@@ -160,6 +161,13 @@ class Settings(BaseSettings):
         if self.site_origin.rstrip("/") == DEFAULT_SITE_ORIGIN:
             raise ValueError("SERVICEMATCH_SITE_ORIGIN must be set to the site's public origin in production "
                              "(for example https://www.example.com): canonical links and the sitemap use it")
+
+    def _refuse_malformed_buyer_secret(self) -> None:
+        from servicematch.delivery.signing import secret_problem
+
+        problem = secret_problem(self.buyer_secret)
+        if problem:
+            raise ValueError(f"SERVICEMATCH_BUYER_SECRET: {problem}")
 
     def _refuse_weak_secrets(self) -> None:
         if self.buyer_url and not self.buyer_secret:

@@ -63,6 +63,14 @@ def test_short_secrets_are_fine_outside_production():
     assert Settings(environment="development", secret_key="x", admin_token="y").admin_token == "y"
 
 
+def test_a_buyer_secret_in_whsec_form_must_decode_to_24_bytes_anywhere():
+    with pytest.raises(ValidationError, match="SERVICEMATCH_BUYER_SECRET.*at least 24 bytes"):
+        Settings(environment="development", buyer_secret="whsec_not-base64")
+    whsec = "whsec_" + "A" * 43 + "="
+    assert production(buyer_url="https://buyer.example/leads", buyer_secret=whsec).buyer_secret == whsec
+    assert Settings(environment="development", buyer_secret="s3cret").buyer_secret == "s3cret"
+
+
 def test_production_refuses_a_buyer_url_without_a_buyer_secret():
     with pytest.raises(ValidationError, match="SERVICEMATCH_BUYER_SECRET"):
         production(buyer_url="https://buyer.example/leads")

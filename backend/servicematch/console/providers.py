@@ -18,6 +18,7 @@ from servicematch.delivery.models import Delivery, DeliveryEndpoint, Provider
 from servicematch.delivery.schemas import ProviderCreate, ProviderUpdate
 from servicematch.errors import ServiceMatchError
 from servicematch.kernel.clock import utcnow
+from servicematch.kernel.webhook_events import event_envelope
 from servicematch.settings import Settings
 
 # The console's field names, and the directory's.
@@ -100,18 +101,20 @@ def provider_json(provider: Provider, *, today: dict[str, int], paused: set[str]
 def test_send(provider: Provider, settings: Settings) -> list[dict]:
     """Send a sample lead marked as a test through each of the provider's channels, now."""
     sample_id = f"test-{uuid.uuid4()}"
-    body = {"type": "lead.test", "requestId": sample_id, "istest": "Y",
-            "provider": {"id": provider.id, "name": provider.name},
-            "consumer": {"first": "Test", "last": "Lead", "email": "test@example.com", "phone": "5555550100",
-                         "city": "Austin", "state": "TX", "zip": "78701"},
-            "answers": {}}
+    # Shaped like a lead.matched event, so the provider's receiver is tried on what it will get.
+    body = event_envelope("lead.test", occurred_at=utcnow(), data={
+        "requestId": sample_id, "istest": "Y", "provider": {"id": provider.id, "name": provider.name},
+        "consumer": {"first": "Test", "last": "Lead", "email": "test@example.com", "phone": "5555550100",
+                     "city": "Austin", "state": "TX", "zip": "78701"},
+        "answers": {}})
     results = []
     if provider.webhook_url:
         # The worker's own client and rules: no private address or plain http where deliveries may not go.
         client = DeliveryClient(allow_private=settings.private_webhooks_allowed)
         try:
             sent = post_signed(client=client, url=provider.webhook_url, body=encode_body(body),
-                               secret=provider.webhook_secret or "", idempotency_key=sample_id,
+                               secret=provider.webhook_secret or "", message_id=sample_id,
+                               idempotency_key=sample_id,
                                timestamp=int(time.time()), timeout=settings.delivery_timeout_seconds,
                                allow_private=settings.private_webhooks_allowed)
         finally:

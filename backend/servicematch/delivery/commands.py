@@ -13,6 +13,7 @@ from servicematch.delivery.content import intake_payload_builder
 from servicematch.delivery.history import lead_history, render_history
 from servicematch.delivery.outbox import retry_delivery
 from servicematch.delivery.schemas import ProviderCreate
+from servicematch.delivery.signing import new_webhook_secret
 from servicematch.errors import ServiceMatchError
 from servicematch.settings import get_settings
 from servicematch.terminal import SafeClickException, safe_text
@@ -42,7 +43,8 @@ def providers() -> None:
 @click.option("--radius", "radius_miles", type=float, help="Miles around each ZIP code.")
 @click.option("--daily-cap", type=int, help="Most leads a day (UTC); no cap when omitted.")
 @click.option("--webhook-url", help="Where a signed JSON copy of each lead is POSTed.")
-@click.option("--webhook-secret", help="Signs the webhook; share it with the provider.")
+@click.option("--webhook-secret", help="Signs the webhook (whsec_..., or a secret of your own); share it "
+              "with the provider. Generated when a webhook URL is given without one.")
 def add_provider(name, contact_email, services, states, zips, radius_miles, daily_cap, webhook_url,
                  webhook_secret) -> None:
     """Add a provider."""
@@ -56,6 +58,9 @@ def add_provider(name, contact_email, services, states, zips, radius_miles, dail
         )
     except ValidationError as exc:
         raise SafeClickException("; ".join(e["msg"] for e in exc.errors())) from exc
+    generated = new_webhook_secret() if data.webhook_url and not data.webhook_secret else None
+    if generated:
+        data = data.model_copy(update={"webhook_secret": generated})
     with _session_factory()() as session:
         try:
             provider = directory.add_provider(session=session, data=data,
@@ -64,6 +69,8 @@ def add_provider(name, contact_email, services, states, zips, radius_miles, dail
             raise SafeClickException(f"{exc.error} {exc.fields}") from exc
         session.commit()
         click.echo(safe_text(f"added provider {provider.id} ({provider.name})"))
+        if generated:
+            click.echo(f"webhook signing secret (share it with the provider): {generated}")
 
 
 @providers.command("list")

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 
 from servicematch.delivery.models import Provider, as_utc
 from servicematch.intake.models import Lead
 from servicematch.intake.payload import buyer_payload
+from servicematch.kernel.webhook_events import event_envelope
 from servicematch.settings import Settings
 
+LEAD_MATCHED = "lead.matched"
 # (lead=, settings=) -> the spec's submission payload, rebuilt from the lead's encrypted data.
 PayloadBuilder = Callable[..., dict]
 
@@ -21,11 +24,10 @@ def intake_payload_builder(*, lead: Lead, settings: Settings) -> dict:
     return buyer_payload(lead=lead, settings=settings)
 
 
-def provider_webhook_body(*, lead: Lead, provider: Provider, payload: dict) -> dict:
+def provider_lead_details(*, lead: Lead, provider: Provider, payload: dict) -> dict:
     """The lead's details for a matched provider; tracking data stays with us and the buyer."""
     consumer = payload.get("consumer", {})
     return {
-        "type": "lead.matched",
         "requestId": lead.request_id,
         "leadId": lead.id,
         "createdAt": as_utc(lead.created_at).isoformat() if lead.created_at else None,
@@ -38,9 +40,16 @@ def provider_webhook_body(*, lead: Lead, provider: Provider, payload: dict) -> d
     }
 
 
+def provider_webhook_body(*, lead: Lead, provider: Provider, payload: dict, matched_at: datetime) -> dict:
+    """The `lead.matched` event a provider's webhook receives: the details in the shared envelope,
+    timed when the lead was matched to the provider (its delivery's creation)."""
+    details = provider_lead_details(lead=lead, provider=provider, payload=payload)
+    return event_envelope(LEAD_MATCHED, occurred_at=matched_at, data=details)
+
+
 def provider_email(*, lead: Lead, provider: Provider, payload: dict, brand_name: str) -> tuple[str, str]:
     """Subject and plain-text body of a provider's new-lead e-mail."""
-    details = provider_webhook_body(lead=lead, provider=provider, payload=payload)
+    details = provider_lead_details(lead=lead, provider=provider, payload=payload)
     consumer = details["consumer"]
     place = ", ".join(part for part in (consumer["city"], consumer["state"]) if part)
     test = "[TEST] " if details["istest"] == "Y" else ""

@@ -1,5 +1,8 @@
 """POST a JSON body, signed, with an idempotency key, and turn the answer into a SendResult.
 
+Every request carries the Standard Webhooks headers (signing.py) and, for receivers built
+before them, the deprecated X-ServiceMatch-Signature header.
+
 The client is the standard library's http.client over the guarded sockets of guarded_network.py,
 with kept-alive connections shared by the worker's send threads: it costs a fraction of a
 general-purpose client per request, and a worker sends several hundred requests a second.
@@ -29,7 +32,7 @@ from servicematch.delivery.outcome import (
     SendResult,
     classify_http_status,
 )
-from servicematch.delivery.signing import SIGNATURE_HEADER, signature_header
+from servicematch.delivery.signing import SIGNATURE_HEADER, signature_header, webhook_headers
 
 # A kept connection unused this long is closed rather than reused (receivers close theirs too).
 KEEP_ALIVE_SECONDS = 30.0
@@ -178,16 +181,21 @@ def url_problem(url: str, *, allow_private: bool) -> str | None:
 
 
 def post_signed(
-    *, client: DeliveryClient, url: str, body: bytes, secret: str, idempotency_key: str,
-    timestamp: int, timeout: float, allow_private: bool = True, message_id: str = "",
+    *, client: DeliveryClient, url: str, body: bytes, secret: str, message_id: str,
+    idempotency_key: str, timestamp: int, timeout: float, allow_private: bool = True,
 ) -> SendResult:
-    """Send once within `timeout` seconds in all; never raises for network trouble."""
+    """Send once within `timeout` seconds in all; never raises for network trouble.
+
+    `message_id` is the `webhook-id`: the same on every retry of one message (callers pass the
+    delivery's id), so a receiver can drop repeats.
+    """
     problem = url_problem(url, allow_private=allow_private)
     if problem:
         return SendResult(outcome=Outcome.REJECTED, target=url, duration_ms=0, error=problem, sent=False)
     # Identity encoding: the answer is read raw up to a byte limit, never decompressed.
     headers = {"Content-Type": "application/json", "Idempotency-Key": idempotency_key,
-               "User-Agent": "ServiceMatch-Delivery/1", "Accept-Encoding": "identity"}
+               "User-Agent": "ServiceMatch-Delivery/1", "Accept-Encoding": "identity",
+               **webhook_headers(secret=secret, message_id=message_id, timestamp=timestamp, body=body)}
     if secret:
         headers[SIGNATURE_HEADER] = signature_header(secret=secret, body=body, timestamp=timestamp)
     started = time.perf_counter()
@@ -210,9 +218,14 @@ def post_signed(
     )
 
 
-def signed_post(**request) -> Send:
+def signed_post(
+    *, client: DeliveryClient, url: str, body: bytes, secret: str, message_id: str,
+    idempotency_key: str, timestamp: int, allow_private: bool = True,
+) -> Send:
     """post_signed with everything but its timeout bound now: built on the worker's dispatcher,
     sent by a send thread with the seconds the attempt has left."""
+    request = {"client": client, "url": url, "body": body, "secret": secret, "message_id": message_id,
+               "idempotency_key": idempotency_key, "timestamp": timestamp, "allow_private": allow_private}
     return lambda deadline: post_signed(**request, timeout=deadline)
 
 

@@ -8,6 +8,7 @@ from datetime import datetime
 import us
 from pydantic import BaseModel, ConfigDict, EmailStr, Field, field_validator, model_validator
 
+from servicematch.delivery.signing import secret_problem
 from servicematch.intake.validation import has_control_characters
 
 ZIP_PATTERN = re.compile(r"^\d{5}$")
@@ -34,6 +35,13 @@ def _one_line(value: str | None) -> str | None:
     # A name or secret with a line break would forge headers in the provider's e-mail.
     if value is not None and has_control_characters(value):
         raise ValueError("must not contain control characters (such as line breaks)")
+    return value
+
+
+def _clean_secret(value: str | None) -> str | None:
+    problem = secret_problem(_one_line(value))
+    if problem:
+        raise ValueError(problem)
     return value
 
 
@@ -69,7 +77,8 @@ class ProviderCreate(BaseModel):
     _states = field_validator("states")(_clean_states)
     _zips = field_validator("zips")(_clean_zips)
     _webhook = field_validator("webhook_url")(_clean_webhook)
-    _text = field_validator("name", "webhook_secret")(_one_line)
+    _text = field_validator("name")(_one_line)
+    _secret = field_validator("webhook_secret")(_clean_secret)
     _services = field_validator("services")(_clean_services)
 
     @model_validator(mode="after")
@@ -104,7 +113,8 @@ class ProviderUpdate(BaseModel):
     _states = field_validator("states")(lambda v: None if v is None else _clean_states(v))
     _zips = field_validator("zips")(lambda v: None if v is None else _clean_zips(v))
     _webhook = field_validator("webhook_url")(_clean_webhook)
-    _text = field_validator("name", "webhook_secret")(_one_line)
+    _text = field_validator("name")(_one_line)
+    _secret = field_validator("webhook_secret")(_clean_secret)
     _services = field_validator("services")(lambda v: None if v is None else _clean_services(v))
 
     @field_validator(*REQUIRED_ON_UPDATE, mode="before")

@@ -79,8 +79,9 @@ def prepare_delivery(
         if not settings.buyer_url:
             return _not_configured(delivery, "SERVICEMATCH_BUYER_URL is not set")
         return signed_post(client=client, url=settings.buyer_url, body=encode_body(payload),
-                           secret=settings.buyer_secret, idempotency_key=lead.request_id,
-                           timestamp=timestamp, allow_private=settings.private_webhooks_allowed)
+                           secret=settings.buyer_secret, message_id=delivery.id,
+                           idempotency_key=lead.request_id, timestamp=timestamp,
+                           allow_private=settings.private_webhooks_allowed)
     provider = delivery.provider
     if provider is None:
         return SendResult(outcome=Outcome.REJECTED, target=delivery.target_key, duration_ms=0,
@@ -93,9 +94,11 @@ def prepare_delivery(
             return SendResult(outcome=Outcome.REJECTED, target=provider.webhook_url, duration_ms=0,
                               sent=False, error="refused: unsigned webhooks are not sent in production; "
                               "give the provider a webhook secret, then retry the delivery")
-        body = provider_webhook_body(lead=lead, provider=provider, payload=payload)
+        body = provider_webhook_body(lead=lead, provider=provider, payload=payload,
+                                     matched_at=delivery.created_at)
         return signed_post(client=client, url=provider.webhook_url, body=encode_body(body),
-                           secret=provider.webhook_secret or "", idempotency_key=lead.request_id,
+                           secret=provider.webhook_secret or "", message_id=delivery.id,
+                           idempotency_key=lead.request_id,
                            timestamp=timestamp, allow_private=settings.private_webhooks_allowed)
     if not settings.smtp_host:
         # Callers of the mail sender without a host get the local mailbox; provider mail waits instead.

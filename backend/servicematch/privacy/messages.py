@@ -8,6 +8,7 @@ from sqlalchemy.orm import Session
 from servicematch.delivery.models import Delivery, Provider
 from servicematch.intake.models import Lead
 from servicematch.intake.payload import decrypt_personal_data
+from servicematch.kernel.webhook_events import event_envelope
 from servicematch.privacy.contacts import aware
 from servicematch.privacy.links import stop_url
 from servicematch.privacy.models import LeadErasure, LeadRevocation
@@ -98,31 +99,34 @@ def receipt(*, lead: Lead, recipients: tuple[bool, list[str]], settings: Setting
 
 
 def notice_body(*, session: Session, lead: Lead, delivery: Delivery, correction: str | None) -> dict:
-    """The JSON a receiver gets; it names the lead, never the person."""
-    body: dict = {"type": delivery.payload_kind, "requestId": lead.request_id, "leadId": lead.id,
-                  "vertical": lead.vertical, "service": lead.service}
+    """The JSON a receiver gets, in the shared event envelope; it names the lead, never the person.
+    Its time is when the notice was queued, with the change it announces."""
+    data: dict = {"requestId": lead.request_id, "leadId": lead.id, "vertical": lead.vertical,
+                  "service": lead.service}
     if delivery.provider is not None:
-        body["provider"] = {"id": delivery.provider.id, "name": delivery.provider.name}
+        data["provider"] = {"id": delivery.provider.id, "name": delivery.provider.name}
     if delivery.payload_kind == REVOKED:
         revocation = session.get(LeadRevocation, lead.id)
-        body["revokedAt"] = aware(revocation.revoked_at).isoformat() if revocation else None
-        body["method"] = revocation.method if revocation else None
+        data["revokedAt"] = aware(revocation.revoked_at).isoformat() if revocation else None
+        data["method"] = revocation.method if revocation else None
     elif delivery.payload_kind == DELETED:
         erasure = session.get(LeadErasure, lead.id)
-        body["deletedAt"] = aware(erasure.erased_at).isoformat() if erasure else None
+        data["deletedAt"] = aware(erasure.erased_at).isoformat() if erasure else None
     elif delivery.payload_kind == CORRECTED:
-        body["correction"] = correction or ""
-    body["action"] = NOTICE_ASKS[delivery.payload_kind]
-    return body
+        data["correction"] = correction or ""
+    data["action"] = NOTICE_ASKS[delivery.payload_kind]
+    return event_envelope(delivery.payload_kind, occurred_at=delivery.created_at, data=data)
 
 
 def notice_email(*, body: dict, brand_name: str) -> tuple[str, str]:
+    """Subject and text of a notice for a recipient without a webhook, from notice_body's event."""
+    kind, data = body["type"], body["data"]
     subject = {REVOKED: "Stop contacting", DELETED: "Delete the data of",
-               CORRECTED: "Correct the data of"}[body["type"]]
-    lines = [body["action"], "", f"Request id: {body['requestId']}", f"Service:    {body['service']}"]
-    if body.get("revokedAt"):
-        lines.append(f"Withdrawn:  {body['revokedAt']} ({body['method']})")
-    if body.get("correction"):
-        lines += ["", "Correction:", body["correction"]]
-    lines += ["", f"{brand_name} privacy notice ({body['type']})"]
-    return f"{subject} request {body['requestId']}", "\n".join(lines) + "\n"
+               CORRECTED: "Correct the data of"}[kind]
+    lines = [data["action"], "", f"Request id: {data['requestId']}", f"Service:    {data['service']}"]
+    if data.get("revokedAt"):
+        lines.append(f"Withdrawn:  {data['revokedAt']} ({data['method']})")
+    if data.get("correction"):
+        lines += ["", "Correction:", data["correction"]]
+    lines += ["", f"{brand_name} privacy notice ({kind})"]
+    return f"{subject} request {data['requestId']}", "\n".join(lines) + "\n"

@@ -74,7 +74,7 @@ def prepare_privacy_delivery(*, session: Session, delivery: Delivery, lead: Lead
             return message_send(settings=settings, message=message)
         url, secret = provider.webhook_url, provider.webhook_secret or ""
     return signed_post(client=client, url=url, body=encode_body(body), secret=secret,
-                       idempotency_key=idempotency_key, timestamp=timestamp,
+                       message_id=delivery.id, idempotency_key=idempotency_key, timestamp=timestamp,
                        allow_private=settings.private_webhooks_allowed)
 
 

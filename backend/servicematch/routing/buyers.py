@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import base64
 import math
-import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from urllib.parse import urlsplit
@@ -12,6 +10,7 @@ from urllib.parse import urlsplit
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
+from servicematch.delivery.signing import new_webhook_secret, secret_problem
 from servicematch.errors import NotFound, ServiceMatchError
 from servicematch.kernel.clock import utcnow
 from servicematch.kernel.ids import new_id
@@ -22,11 +21,6 @@ from servicematch.routing.models import Buyer, Sale
 US_STATES = frozenset(
     ["AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY"])
 MAX_PRICE_CENTS = 100_000_00
-
-
-def new_signing_secret() -> str:
-    """A Standard Webhooks secret: whsec_ and 32 random bytes in base64."""
-    return "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
 
 
 def to_cents(dollars: float | str | None, *, field: str) -> int | None:
@@ -96,8 +90,9 @@ def check_terms(terms: BuyerTerms, *, allow_private: bool) -> BuyerTerms:
         parse_hours(terms.hours)
     except HoursError as exc:
         raise _refuse("hours", str(exc)) from None
-    if terms.secret is not None and len(terms.secret) < 24:
-        raise _refuse("secret", "a signing secret is at least 24 characters (whsec_ and base64)")
+    if terms.secret is not None and (problem := secret_problem(terms.secret) or (
+            None if terms.secret.startswith("whsec_") else "a buyer's secret is in the whsec_ form")):
+        raise _refuse("secret", problem)
     terms.states, terms.zips = states, zips
     terms.services = [service.strip() for service in terms.services or [] if service.strip()]
     terms.ping_url = terms.ping_url or None
@@ -112,7 +107,7 @@ def add_buyer(session: Session, terms: BuyerTerms, *, allow_private: bool) -> Bu
                   price_cents=terms.price_cents, services=terms.services, states=terms.states, zips=terms.zips,
                   exclusive=terms.exclusive, daily_cap=terms.daily_cap,
                   monthly_budget_cents=terms.monthly_budget_cents, hours=terms.hours,
-                  secret=terms.secret or new_signing_secret(), active=True, created_at=now, updated_at=now)
+                  secret=terms.secret or new_webhook_secret(), active=True, created_at=now, updated_at=now)
     session.add(buyer)
     return buyer
 

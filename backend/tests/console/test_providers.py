@@ -49,7 +49,8 @@ def test_test_send_posts_a_sample_marked_as_a_test(admin, receiver):
     assert answer.status_code == 200, answer.text
     assert answer.json()["results"][0]["outcome"] == "delivered"
     (received,) = receiver.received
-    assert received["body"]["istest"] == "Y" and received["body"]["type"] == "lead.test"
+    assert received["body"]["type"] == "lead.test" and received["body"]["data"]["istest"] == "Y"
+    assert set(received["body"]) == {"type", "timestamp", "data"}
 
 
 def test_a_webhook_the_worker_paused_shows_as_paused(admin, app):

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import itertools
-from datetime import timedelta
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 
+import pytest
 from delivery_support import BUYER_SECRET, attempts_of, deliveries_of
+from standardwebhooks import WebhookVerificationError
+from webhook_checks import verified
 
 from servicematch.delivery.models import DeliveryStatus, TargetKind, as_utc
 from servicematch.delivery.outbox import retry_delivery
@@ -24,10 +28,13 @@ def test_a_lead_reaches_the_buyer_signed_with_its_idempotency_key(make_lead, wor
     assert worker.run_until_idle() == 2  # the buyer and the consumer's receipt
 
     [received] = receiver.wait_for(1)
+    delivery = _buyer_delivery(session_factory, lead.id)
     assert received.headers["Idempotency-Key"] == lead.request_id
-    assert verify_signature(secret=BUYER_SECRET, body=received.body,
-                            header=received.headers[SIGNATURE_HEADER], now=int(clock().timestamp()))
-    payload = received.json
+    assert received.headers["webhook-id"] == delivery.id
+    assert received.headers["webhook-timestamp"] == str(int(clock().timestamp()))
+    # The buyer's secret is not in whsec_ form: its own bytes are the key (docs/lead-payload.md).
+    payload = verified(received, secret=BUYER_SECRET, at=clock())
+    assert payload == received.json
     assert set(payload) == {"pid", "sid", "cid", "istest", "requestId", "consumer", "customquestions", "click"}
     assert (payload["pid"], payload["sid"], payload["cid"], payload["istest"]) == (16, 143, 640, "N")
     assert payload["requestId"] == lead.request_id
@@ -36,21 +43,64 @@ def test_a_lead_reaches_the_buyer_signed_with_its_idempotency_key(make_lead, wor
     assert payload["customquestions"] == {"cq1": "Replace an existing system"}
     assert payload["click"]["ip"] == "203.0.113.7"
 
-    delivery = _buyer_delivery(session_factory, lead.id)
     assert delivery.status == DeliveryStatus.DELIVERED
     [attempt] = attempts_of(session_factory, delivery.id)
     assert (attempt.status_code, attempt.outcome, attempt.target) == (200, "delivered", receiver.url)
     assert attempt.response_body == '{"accepted":true}'
 
 
-def test_a_tampered_body_or_wrong_secret_does_not_verify(make_lead, worker, receiver, clock):
+def test_a_tampered_body_wrong_secret_or_old_message_does_not_verify(make_lead, worker, receiver, clock):
+    make_lead()
+    worker.run_until_idle()
+    [received] = receiver.wait_for(1)
+    verified(received, secret=BUYER_SECRET, at=clock())
+    tampered = replace(received, body=received.body.replace(b"Garcia", b"Garcis"))
+    other_id = replace(received, headers={**received.headers, "webhook-id": "another-message"})
+    for wrong, secret, at in ((tampered, BUYER_SECRET, clock()), (received, "other", clock()),
+                              (other_id, BUYER_SECRET, clock()),
+                              (received, BUYER_SECRET, clock() + timedelta(hours=1))):
+        with pytest.raises(WebhookVerificationError):
+            verified(wrong, secret=secret, at=at)
+
+
+def test_the_deprecated_signature_header_is_still_sent_and_correct(make_lead, worker, receiver, clock):
     make_lead()
     worker.run_until_idle()
     [received] = receiver.wait_for(1)
     header, now = received.headers[SIGNATURE_HEADER], int(clock().timestamp())
+    assert header.startswith(f"t={received.headers['webhook-timestamp']},v1=")
+    assert verify_signature(secret=BUYER_SECRET, body=received.body, header=header, now=now)
     assert not verify_signature(secret=BUYER_SECRET, body=received.body + b" ", header=header, now=now)
     assert not verify_signature(secret="other", body=received.body, header=header, now=now)
     assert not verify_signature(secret=BUYER_SECRET, body=received.body, header=header, now=now + 3600)
+
+
+def test_every_retry_of_a_message_keeps_its_webhook_id_and_is_signed_anew(make_lead, worker, receiver,
+                                                                          clock, session_factory):
+    lead = make_lead()
+    receiver.mode = "fail"
+    worker.run_until_idle()
+    clock.advance(minutes=1)
+    worker.run_until_idle()
+    receiver.mode = "ok"
+    clock.advance(minutes=5)
+    worker.run_until_idle()
+
+    tries = receiver.wait_for(3)
+    delivery = _buyer_delivery(session_factory, lead.id)
+    assert delivery.status == DeliveryStatus.DELIVERED
+    assert [r.headers["webhook-id"] for r in tries] == [delivery.id] * 3
+    assert len({r.headers["webhook-timestamp"] for r in tries}) == 3
+    assert len({r.body for r in tries}) == 1
+    for sent in tries:  # each try verifies at its own time, and only there
+        at = datetime.fromtimestamp(int(sent.headers["webhook-timestamp"]), UTC)
+        verified(sent, secret=BUYER_SECRET, at=at)
+        with pytest.raises(WebhookVerificationError):
+            verified(sent, secret=BUYER_SECRET, at=at + timedelta(minutes=6))
+    # Another lead's message is another message.
+    make_lead()
+    worker.run_until_idle()
+    assert receiver.wait_for(4)[-1].headers["webhook-id"] != delivery.id
 
 
 def test_a_receiver_down_for_a_while_gets_each_lead_exactly_once(make_lead, receiver, clock, session_factory,

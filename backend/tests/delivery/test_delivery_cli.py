@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 from delivery_support import deliveries_of
+from sqlalchemy import select
 
 from servicematch.cli import main
+from servicematch.delivery.models import Provider
+from servicematch.delivery.signing import signing_key
 from servicematch.settings import get_settings
 
 
@@ -37,6 +40,23 @@ def test_adding_a_provider_with_bad_input_says_why(cli, app):
     result = cli("providers", "add", "--name", "X", "--email", "not-an-email", "--service", "hvac",
                  "--state", "TX")
     assert result.exit_code != 0 and "email" in result.output.lower()
+
+
+def test_a_provider_added_with_a_webhook_and_no_secret_gets_a_whsec_secret(cli, app, session_factory):
+    added = cli("providers", "add", "--name", "Cool Air", "--email", "dispatch@coolair.example",
+                "--service", "hvac", "--state", "TX", "--webhook-url", "https://coolair.example/hooks")
+    assert added.exit_code == 0, added.output
+    provider_id, printed = added.output.split()[2], added.output.split()[-1]
+    typed = cli("providers", "add", "--name", "Own Secret", "--email", "own@example.com", "--service", "hvac",
+                "--state", "TX", "--webhook-url", "https://own.example/hooks", "--webhook-secret", "s3cret")
+    assert typed.exit_code == 0 and "secret" not in typed.output
+    with session_factory() as session:
+        stored = {p.name: p.webhook_secret for p in session.scalars(select(Provider))}
+    assert printed.startswith("whsec_") and len(signing_key(printed)) == 32
+    assert stored == {"Cool Air": printed, "Own Secret": "s3cret"} and provider_id in added.output
+    refused = cli("providers", "add", "--name", "X", "--email", "x@example.com", "--service", "hvac",
+                  "--state", "TX", "--webhook-url", "https://x.example/hooks", "--webhook-secret", "whsec_abc")
+    assert refused.exit_code != 0 and "at least 24 bytes" in refused.output
 
 
 def test_leads_show_prints_deliveries_and_attempts_with_masked_contact(cli, make_lead, worker, receiver):

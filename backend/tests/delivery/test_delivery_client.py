@@ -63,8 +63,8 @@ def receiver():
 
 
 def _post(client: DeliveryClient, url: str, n: int):
-    return post_signed(client=client, url=url, body=b'{"n": %d}' % n, secret="s", idempotency_key=str(n),
-                       timestamp=1, timeout=5)
+    return post_signed(client=client, url=url, body=b'{"n": %d}' % n, secret="s", message_id=f"msg-{n}",
+                       idempotency_key=str(n), timestamp=1, timeout=5)
 
 
 def test_sends_to_one_receiver_reuse_one_kept_connection(receiver):

@@ -51,6 +51,9 @@ def test_bad_input_is_a_clear_json_error(client):
     assert no_area.status_code == 422 and "service area" in str(no_area.json()["fields"])
     bad_state = client.post("/api/admin/providers", json={**PROVIDER, "states": ["XX"]}, headers=AUTH)
     assert "XX" in bad_state.json()["fields"]["states"]
+    bad_secret = client.post("/api/admin/providers", headers=AUTH,
+                             json={**PROVIDER, "services": ["hvac"], "webhook_secret": "whsec_c2hvcnQ="})
+    assert bad_secret.status_code == 422 and "24 bytes" in bad_secret.json()["fields"]["webhook_secret"]
     missing = client.get("/api/admin/providers/nope", headers=AUTH)
     assert missing.status_code == 404 and missing.json()["error"] == "No provider with id nope."
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import base64
 import email
 
+import pytest
 from delivery_receivers import HttpReceiver
 from delivery_support import attempts_of, deliveries_of
+from standardwebhooks import Webhook, WebhookVerificationError
+from webhook_checks import verified
 
-from servicematch.delivery.models import DeliveryStatus, TargetKind
-from servicematch.delivery.signing import SIGNATURE_HEADER, verify_signature
+from servicematch.delivery.models import DeliveryStatus, TargetKind, as_utc
+from servicematch.delivery.signing import SIGNATURE_HEADER, new_webhook_secret, verify_signature
 
 
 def test_a_lead_reaches_its_providers_by_signed_webhook_and_email(add_provider, make_lead, worker, clock,
@@ -22,15 +26,22 @@ def test_a_lead_reaches_its_providers_by_signed_webhook_and_email(add_provider, 
 
         [received] = hook.wait_for(1)
         assert received.headers["Idempotency-Key"] == lead.request_id
+        event = verified(received, secret="cool-secret", at=clock())
         assert verify_signature(secret="cool-secret", body=received.body,
                                 header=received.headers[SIGNATURE_HEADER], now=int(clock().timestamp()))
-        body = received.json
-        assert body["type"] == "lead.matched" and body["provider"]["name"] == "Cool Air"
+        assert set(event) == {"type", "timestamp", "data"} and event["type"] == "lead.matched"
+        body = event["data"]
+        assert body["requestId"] == lead.request_id and body["provider"]["name"] == "Cool Air"
         assert body["consumer"]["phone"].startswith("512555") and body["consumer"]["last"] == "Garcia"
         assert body["consumer"]["city"] == "Austin" and body["answers"]["cq1"] == "Replace an existing system"
         assert "click" not in body
     finally:
         hook.stop()
+    [webhook] = [d for d in deliveries_of(session_factory, lead.id) if d.kind == TargetKind.PROVIDER_WEBHOOK]
+    assert received.headers["webhook-id"] == webhook.id
+    # The event's time is when the lead was matched, so every try of it carries the same body.
+    assert event["timestamp"] == as_utc(webhook.created_at).isoformat(timespec="milliseconds").replace(
+        "+00:00", "Z")
 
     [(recipients, raw)] = [mail for mail in smtp.wait_for(2) if mail[0] != ["maria.garcia@example.com"]]
     message = email.message_from_string(raw)
@@ -41,6 +52,26 @@ def test_a_lead_reaches_its_providers_by_signed_webhook_and_email(add_provider, 
     assert {d.kind: d.status for d in deliveries_of(session_factory, lead.id)} == {
         TargetKind.BUYER: DeliveryStatus.DELIVERED, TargetKind.PROVIDER_WEBHOOK: DeliveryStatus.DELIVERED,
         TargetKind.PROVIDER_EMAIL: DeliveryStatus.DELIVERED}
+
+
+def test_a_whsec_secret_signs_as_the_specification_says(add_provider, make_lead, worker, clock):
+    secret = new_webhook_secret()
+    hook = HttpReceiver().start()
+    try:
+        add_provider("Cool Air", webhook_url=hook.url, webhook_secret=secret)
+        make_lead()
+        worker.run_until_idle()
+        [received] = hook.wait_for(1)
+    finally:
+        hook.stop()
+    assert verified(received, secret=secret, at=clock())["type"] == "lead.matched"
+    # The key is the secret's decoded bytes, not its characters.
+    headers, text = received.headers, received.body.decode()
+    assert Webhook(secret).sign(headers["webhook-id"], clock(), text) == headers["webhook-signature"]
+    characters_as_key = Webhook(base64.b64encode(secret.encode()).decode())
+    assert characters_as_key.sign(headers["webhook-id"], clock(), text) != headers["webhook-signature"]
+    with pytest.raises(WebhookVerificationError):
+        verified(received, secret=new_webhook_secret(), at=clock())
 
 
 def test_a_mailbox_the_server_refuses_is_a_permanent_rejection(add_provider, make_lead, worker, clock,

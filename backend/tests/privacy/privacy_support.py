@@ -13,7 +13,9 @@ from servicematch.delivery.models import Delivery
 from servicematch.intake.crypto import cipher_for
 from servicematch.kernel.orm import Base
 
-PROVIDER_SECRET = "provider-webhook-secret"
+# In the specification's whsec_ form: base64 of b"provider-webhook-secret-for-tests" (the buyer's
+# secret is one an operator typed).
+PROVIDER_SECRET = "whsec_cHJvdmlkZXItd2ViaG9vay1zZWNyZXQtZm9yLXRlc3Rz"
 CONTACT = {
     "first": "Maria", "last": "Garcia", "email": "maria.garcia@example.com", "phone": "5125550142",
     "address1": "500 Congress Ave", "address2": "Unit 4", "city": "Austin", "state": "TX", "zip": "78701",

@@ -15,9 +15,9 @@ from privacy_support import (
     wait_for_mail,
 )
 from sqlalchemy import select
+from webhook_checks import verified
 
 from servicematch.delivery.models import DeliveryStatus
-from servicematch.delivery.signing import verify_signature
 from servicematch.intake.models import ConsentRecord
 from servicematch.privacy.links import sign_link
 from servicematch.privacy.models import LeadRevocation, PrivacyRequest
@@ -73,12 +73,14 @@ def test_the_stop_link_revokes_once_and_each_recipient_gets_exactly_one_signed_n
     revoked_at_provider = [r for r in provider_hook.wait_for(2) if r.json.get("type") == "lead.revoked"]
     assert len(revoked_at_buyer) == 1 and len(revoked_at_provider) == 1
     notice = revoked_at_buyer[0]
-    assert notice.json["requestId"] == lead.request_id and notice.json["method"] == "stop link in consent receipt"
-    now = int(clock.now.timestamp())
-    assert verify_signature(secret=BUYER_SECRET, body=notice.body,
-                            header=notice.headers["X-ServiceMatch-Signature"], now=now)
-    assert verify_signature(secret=PROVIDER_SECRET, body=revoked_at_provider[0].body,
-                            header=revoked_at_provider[0].headers["X-ServiceMatch-Signature"], now=now)
+    event = verified(notice, secret=BUYER_SECRET, at=clock.now)
+    assert set(event) == {"type", "timestamp", "data"} and event["type"] == "lead.revoked"
+    assert event["data"]["requestId"] == lead.request_id
+    assert event["data"]["method"] == "stop link in consent receipt"
+    assert verified(revoked_at_provider[0], secret=PROVIDER_SECRET, at=clock.now)["type"] == "lead.revoked"
+    # A notice is a message of its own: its webhook-id is not the lead post's.
+    (lead_post,) = [r for r in buyer.requests if "type" not in r.json]
+    assert notice.headers["webhook-id"] != lead_post.headers["webhook-id"]
     assert CONTACT["email"] not in notice.body.decode() and CONTACT["last"] not in notice.body.decode()
     (mailed,) = mails_to(smtp, "office@lonestar.example")[1:]  # after the lead itself
     assert mailed["Subject"].startswith("Stop contacting request") and lead.request_id in text_of(mailed)
@@ -116,7 +118,7 @@ def test_a_stop_covers_every_lead_of_the_same_contact(app, client, make_lead, pr
     token = sign_link(settings=settings, purpose="stop", lead_id=second.id)
     assert client.post("/api/privacy/stop", json={"token": token}).json()["stopped"] == 2
     _deliver(worker, clock)
-    revoked = {r.json["requestId"] for r in buyer.requests if r.json.get("type") == "lead.revoked"}
+    revoked = {r.json["data"]["requestId"] for r in buyer.requests if r.json.get("type") == "lead.revoked"}
     assert revoked == {first.request_id, second.request_id}
 
 

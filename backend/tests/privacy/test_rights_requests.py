@@ -86,7 +86,7 @@ def test_delete_leaves_no_email_phone_name_or_address_even_with_the_data_key(
     assert consent.consent_text and consent.consent_text_sha256 and consent.consented_at
     assert consent.page_url == "http://127.0.0.1:8000/services/hvac" and stored.phone_hash
     deleted = [r.json for r in buyer.requests + provider_hook.requests if r.json.get("type") == "lead.deleted"]
-    assert len(deleted) == 2 and {d["requestId"] for d in deleted} == {lead.request_id}
+    assert len(deleted) == 2 and {d["data"]["requestId"] for d in deleted} == {lead.request_id}
 
 
 def test_opt_out_stops_sale_of_every_lead_now_and_later(app, client, make_lead, providers, worker, clock,
@@ -115,7 +115,7 @@ def test_a_correction_is_recorded_encrypted_and_forwarded_to_every_recipient(
     assert _verify(client, request_id, code).status_code == 200
     _sent(worker, clock)
     forwarded = [r.json for r in buyer.requests + provider_hook.requests if r.json.get("type") == "lead.corrected"]
-    assert len(forwarded) == 2 and all(f["correction"] == "My last name is Garcia-Lopez." for f in forwarded)
+    assert len(forwarded) == 2 and all(f["data"]["correction"] == "My last name is Garcia-Lopez." for f in forwarded)
     mailed = wait_for_mail(smtp, "office@lonestar.example", 2)[-1]
     assert "Garcia-Lopez" in text_of(mailed)
     with app.state.session_factory() as session:
