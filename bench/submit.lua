@@ -1,9 +1,12 @@
 -- wrk script: POST a JSON body from BENCH_BODY_FILE, made unique per request.
 -- __REQUEST_ID__ and __PHONE__ in the template become a fresh id and a fresh valid US
--- number, so no request is an idempotent replay or a duplicate lead.
+-- number, so no request is an idempotent replay or a duplicate lead; each request also comes
+-- from its own client address (X-Forwarded-For, believed when the server trusts 127.0.0.1), so
+-- no per-client rate limit is what is measured.
+-- thread_id is a global on purpose: setup() sets it in each thread's own Lua state, and a
+-- `local thread_id` here would hide that value (every thread would then send the same ids).
 local threads = {}
 local counter = 0
-local thread_id = 0
 local template
 
 function setup(thread)
@@ -17,7 +20,7 @@ function init(args)
   file:close()
   wrk.method = "POST"
   wrk.headers["Content-Type"] = "application/json"
-  math.randomseed(os.time() + thread_id * 7919)
+  math.randomseed(os.time() + (thread_id or 0) * 7919)
 end
 
 function request()
@@ -29,7 +32,10 @@ function request()
   local phone = string.format("512%03d%04d", exchange, n % 10000)
   local id = string.format("bench-%d-%d-%d", os.time(), thread_id, counter)
   local body = template:gsub("__REQUEST_ID__", id):gsub("__PHONE__", phone)
-  return wrk.format(nil, nil, nil, body)
+  -- 198.18.0.0/15, the range set aside for benchmarks; only ever a header value here.
+  local client = string.format("198.%d.%d.%d", 18 + thread_id % 2, math.floor(counter / 256) % 256, counter % 256)
+  -- Headers given to wrk.format replace wrk.headers, so the content type is named again.
+  return wrk.format(nil, nil, {["Content-Type"] = "application/json", ["X-Forwarded-For"] = client}, body)
 end
 
 function done(summary, latency, requests)
