@@ -281,6 +281,19 @@ class RoutingStage:
         return step
 
 
+def route_pending(*, session_factory: sessionmaker[Session], settings: Settings) -> int:
+    """Route every accepted lead waiting now, without sending anything; how many were routed."""
+    stage = RoutingStage(session_factory=session_factory, settings=settings)
+    routed = 0
+    try:
+        while started := stage.start_due():
+            routed += started
+            stage.wait()
+    finally:
+        stage.close()
+    return routed
+
+
 def _within_budget(bid: Bid, buyer: Buyer, spent) -> Bid:
     if bid.cents is None or within_budget(buyer, spent, bid.cents):
         return bid

@@ -13,12 +13,14 @@ from servicematch.console.models import AuditEntry
 from servicematch.intake import crypto
 from servicematch.kernel.clock import utcnow
 from servicematch.privacy.models import LeadRevocation
+from servicematch.routing.stage import route_pending
 
 
 def _submit(client, app, **contact) -> dict:
     payload = hvac_payload(app.state.catalog, **contact)
     answer = client.post("/api/submit-form", json=payload)
     assert answer.status_code == 202, answer.text
+    route_pending(session_factory=app.state.session_factory, settings=app.state.settings)  # as the worker does
     return payload
 
 

@@ -8,6 +8,7 @@ from console_api_support import hvac_payload
 
 from servicematch.delivery.models import DeliveryEndpoint
 from servicematch.kernel.clock import utcnow
+from servicematch.routing.stage import route_pending
 
 NEW = {"name": "Cool Air", "email": "dispatch@coolair.example", "services": ["hvac"], "states": ["TX"],
        "dailyCap": 20}
@@ -29,6 +30,7 @@ def test_add_change_pause_resume_and_every_change_is_audited(admin, app):
 def test_leads_today_counts_the_leads_matched_to_each_provider(admin, app):
     provider = admin.post("/api/console/providers", json=NEW).json()
     admin.post("/api/submit-form", json=hvac_payload(app.state.catalog))
+    route_pending(session_factory=app.state.session_factory, settings=app.state.settings)  # as the worker does
     (listed,) = admin.get("/api/console/providers").json()["items"]
     assert listed["id"] == provider["id"] and listed["leadsToday"] == 1
 

@@ -19,7 +19,7 @@ from servicematch.delivery.worker import DeliveryWorker
 from servicematch.intake.checks import CheckedLead
 from servicematch.intake.consent import ConsentEvidence
 from servicematch.intake.service import LeadTransactions, NewLead, build_lead
-from servicematch.routing.stage import RoutingStage
+from servicematch.routing.stage import route_pending
 from servicematch.routing.worker import make_worker
 from servicematch.settings import Settings
 
@@ -84,12 +84,7 @@ def _transactions(app, settings: Settings) -> LeadTransactions:
 
 def route_accepted(app, settings: Settings) -> None:
     """Run routing over every accepted lead, as the worker does right after intake's commit."""
-    stage = RoutingStage(session_factory=app.state.session_factory, settings=settings)
-    try:
-        while stage.start_due():
-            stage.wait()
-    finally:
-        stage.close()
+    route_pending(session_factory=app.state.session_factory, settings=settings)
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from servicematch.delivery.models import Provider
 from servicematch.delivery.outbox import matched_provider_names
 from servicematch.intake.models import Lead
 from servicematch.intake.payload import decrypt_personal_data
-from servicematch.routing.stage import RoutingStage
+from servicematch.routing.stage import route_pending
 
 from .payloads import call_flow_payload, call_services, lead_form_payload, years_ago
 
@@ -122,12 +122,7 @@ def providers(app):
 
 def routed_providers(app, lead_id: str) -> list[str]:
     """Route the accepted leads as the worker does after the answer; the providers this lead got."""
-    stage = RoutingStage(session_factory=app.state.session_factory, settings=app.state.settings)
-    try:
-        while stage.start_due():
-            stage.wait()
-    finally:
-        stage.close()
+    route_pending(session_factory=app.state.session_factory, settings=app.state.settings)
     with app.state.session_factory() as session:
         return matched_provider_names(session=session, lead_id=lead_id)
 
