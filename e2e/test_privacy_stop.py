@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from privacy_server import BUYER_NAME, BUYER_SECRET, PROVIDER_SECRET, PrivacyServer, mail_to, serve
 from standardwebhooks import Webhook
 
-from servicematch.delivery.signing import verify_signature
+from servicematch.outbound.signing import verify_signature
 
 pytestmark = pytest.mark.browser
 PHONES = itertools.count(150)

@@ -31,10 +31,10 @@ from servicematch.intake.store import LeadStore, SimpleLeadStore
 from servicematch.intake.writer import BatchedLeadStore
 from servicematch.ops.router import router as ops_router
 from servicematch.privacy.router import install_privacy
-from servicematch.routing.worker_process import built_in_worker
 from servicematch.security import install_http_hygiene
 from servicematch.settings import Settings, get_settings
 from servicematch.web.router import install_site
+from servicematch.worker_process import built_in_worker
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -66,11 +66,41 @@ def check_catalog() -> None:
     click.echo(f"{len(index.catalog.categories)} categories, {len(index.catalog.services)} services: ok")
 
 
+@main.command()
+@click.option("--once", is_flag=True, help="Route and send what is due now, then exit.")
+def worker(once: bool) -> None:
+    """Run a worker (routing and delivery) as its own process (several side by side on PostgreSQL)."""
+    import signal
+    import threading
+
+    from servicematch.db.session import make_engine, make_session_factory
+    from servicematch.workers import make_worker
+
+    settings = get_settings()
+    lead_worker = make_worker(session_factory=make_session_factory(make_engine(settings.database_url)),
+                              settings=settings)
+    if once:
+        click.echo(f"attempted {lead_worker.run_until_idle()} deliveries")
+        lead_worker.close()
+        return
+    if settings.is_sqlite:
+        click.echo("SQLite: run one worker only (and `serve --no-worker` alongside it)", err=True)
+    stop = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: stop.set())
+    click.echo(f"delivery worker {lead_worker.worker_id} running; Ctrl-C stops it")
+    try:
+        lead_worker.run_forever(stop)
+    finally:
+        lead_worker.close()
+
+
 def _add_delivery_commands() -> None:
+    from servicematch.console.commands import deliveries
     from servicematch.delivery import commands as delivery
     from servicematch.routing import commands as routing
 
-    for command in (routing.worker, routing.buyers, delivery.providers, delivery.deliveries, delivery.leads):
+    for command in (routing.buyers, delivery.providers, deliveries, delivery.leads):
         main.add_command(command)
 
 

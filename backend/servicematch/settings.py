@@ -163,7 +163,7 @@ class Settings(BaseSettings):
                              "(for example https://www.example.com): canonical links and the sitemap use it")
 
     def _refuse_malformed_buyer_secret(self) -> None:
-        from servicematch.delivery.signing import secret_problem
+        from servicematch.outbound.signing import secret_problem
 
         problem = secret_problem(self.buyer_secret)
         if problem:

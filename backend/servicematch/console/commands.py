@@ -9,7 +9,9 @@ import click
 from servicematch.console import accounts
 from servicematch.db.session import make_engine, make_session_factory
 from servicematch.errors import ServiceMatchError
+from servicematch.reporting.rollup import retry_counted_delivery
 from servicematch.settings import get_settings
+from servicematch.terminal import SafeClickException, safe_text
 
 
 def _session():
@@ -116,3 +118,21 @@ def totp_disable(email: str) -> None:
             raise _fail(exc) from exc
         session.commit()
         click.echo(f"{operator.email} signs in with a password alone now")
+
+
+@click.group()
+def deliveries() -> None:
+    """The delivery outbox."""
+
+
+@deliveries.command("retry")
+@click.argument("delivery_id")
+def retry(delivery_id: str) -> None:
+    """Send a failed or rejected delivery again, with a fresh retry window."""
+    with _session() as session:
+        try:
+            retry_counted_delivery(session=session, delivery_id=delivery_id)
+        except ServiceMatchError as exc:
+            raise SafeClickException(exc.error) from exc
+        session.commit()
+    click.echo(f"delivery {safe_text(delivery_id)} is queued again; a running worker sends it within its poll interval")

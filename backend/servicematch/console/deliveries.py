@@ -13,9 +13,9 @@ from servicematch.delivery.models import (
     DeliveryStatus,
     Provider,
 )
-from servicematch.delivery.outbox import retry_delivery
 from servicematch.errors import ServiceMatchError
 from servicematch.intake.models import Lead
+from servicematch.reporting.rollup import retry_counted_delivery
 
 LISTED = (DeliveryStatus.FAILED, DeliveryStatus.REJECTED, DeliveryStatus.PENDING)
 RETRYABLE = (DeliveryStatus.FAILED, DeliveryStatus.REJECTED)
@@ -65,5 +65,5 @@ def retry_many(session: Session, ids: list[str]) -> list[str]:
         select(Delivery.id).where(Delivery.id.in_(wanted), Delivery.status.in_(RETRYABLE))
     ).all()
     for delivery_id in retryable:
-        retry_delivery(session=session, delivery_id=delivery_id)
+        retry_counted_delivery(session=session, delivery_id=delivery_id)
     return sorted(retryable)

@@ -13,12 +13,12 @@ from sqlalchemy.orm import Session
 
 from servicematch.console.paging import day_start
 from servicematch.delivery.email_sender import send_email
-from servicematch.delivery.http_sender import DeliveryClient, encode_body, post_signed
 from servicematch.delivery.models import Delivery, DeliveryEndpoint, Provider
 from servicematch.delivery.schemas import ProviderCreate, ProviderUpdate
 from servicematch.errors import ServiceMatchError
 from servicematch.kernel.clock import utcnow
 from servicematch.kernel.webhook_events import event_envelope
+from servicematch.outbound.http_sender import DeliveryClient, encode_body, post_signed
 from servicematch.settings import Settings
 
 # The console's field names, and the directory's.

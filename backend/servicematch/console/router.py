@@ -23,10 +23,10 @@ from servicematch.console.export import export_rows
 from servicematch.console.paging import MAX_LIMIT
 from servicematch.console.router_session import router as session_router
 from servicematch.delivery import providers as directory
-from servicematch.delivery.outbox import retry_delivery
 from servicematch.delivery.schemas import ProviderUpdate
 from servicematch.errors import SIGNED_IN_ERROR_RESPONSES
 from servicematch.kernel.clock import utcnow
+from servicematch.reporting.rollup import retry_counted_delivery
 
 router = APIRouter(prefix="/api/console", tags=["console"], responses=SIGNED_IN_ERROR_RESPONSES)
 Limit = Query(default=50, ge=1, le=MAX_LIMIT)
@@ -99,7 +99,7 @@ def list_deliveries(caller: AnyOperator, db: Db, status: str = Query(default="",
 
 @router.post("/deliveries/{delivery_id}/retry", status_code=202, summary="Send a failed or rejected delivery again")
 def retry_one(delivery_id: str, caller: AdminOnly, db: Db) -> dict:
-    delivery = retry_delivery(session=db, delivery_id=delivery_id[:36])
+    delivery = retry_counted_delivery(session=db, delivery_id=delivery_id[:36])
     audit.record(db, action=Action.DELIVERY_RETRY, operator=caller.operator, ip=caller.ip, target=delivery.id,
                  detail={"leadId": delivery.lead_id})
     db.commit()

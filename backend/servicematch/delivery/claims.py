@@ -36,8 +36,8 @@ from servicematch.delivery.models import (
     as_utc,
     new_id,
 )
-from servicematch.delivery.outcome import Outcome, SendResult
 from servicematch.delivery.retry import next_delay, window_is_over
+from servicematch.outbound.outcome import Outcome, SendResult
 from servicematch.settings import Settings
 
 _attempts = DeliveryAttempt.__table__

@@ -1,4 +1,4 @@
-"""Operator commands: `providers add|list|disable`, `deliveries retry`, `leads show`."""
+"""Operator commands: `providers add|list|disable`, `leads show`."""
 
 from __future__ import annotations
 
@@ -11,10 +11,9 @@ from servicematch.db.session import make_engine, make_session_factory
 from servicematch.delivery import providers as directory
 from servicematch.delivery.content import intake_payload_builder
 from servicematch.delivery.history import lead_history, render_history
-from servicematch.delivery.outbox import retry_delivery
 from servicematch.delivery.schemas import ProviderCreate
-from servicematch.delivery.signing import new_webhook_secret
 from servicematch.errors import ServiceMatchError
+from servicematch.outbound.signing import new_webhook_secret
 from servicematch.settings import get_settings
 from servicematch.terminal import SafeClickException, safe_text
 
@@ -106,24 +105,6 @@ def disable_provider(provider_id: str) -> None:
             raise SafeClickException(exc.error) from exc
         session.commit()
         click.echo(safe_text(f"disabled provider {provider.id} ({provider.name})"))
-
-
-@click.group()
-def deliveries() -> None:
-    """The delivery outbox."""
-
-
-@deliveries.command("retry")
-@click.argument("delivery_id")
-def retry(delivery_id: str) -> None:
-    """Send a failed or rejected delivery again, with a fresh retry window."""
-    with _session_factory()() as session:
-        try:
-            retry_delivery(session=session, delivery_id=delivery_id)
-        except ServiceMatchError as exc:
-            raise SafeClickException(exc.error) from exc
-        session.commit()
-    click.echo(f"delivery {safe_text(delivery_id)} is queued again; a running worker sends it within its poll interval")
 
 
 @click.group()

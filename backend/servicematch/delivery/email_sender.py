@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from servicematch.delivery.outcome import SendResult
 from servicematch.mail.transport import new_message, send_message
+from servicematch.outbound.outcome import SendResult
 from servicematch.settings import Settings
 
 

@@ -20,7 +20,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session, object_session
 
 from servicematch.delivery.models import Delivery, DeliveryEndpoint, Provider, TargetKind, as_utc
-from servicematch.delivery.outcome import SendResult
+from servicematch.outbound.outcome import SendResult
 from servicematch.settings import Settings
 
 BUYER = "buyer"

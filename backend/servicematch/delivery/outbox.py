@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -12,14 +12,12 @@ from servicematch.delivery.models import (
     DeliveryStatus,
     Provider,
     TargetKind,
-    as_utc,
     new_id,
     utcnow,
 )
 from servicematch.errors import NotFound, ServiceMatchError
 from servicematch.intake.models import Lead
 from servicematch.kernel import wakeup
-from servicematch.reporting.models import reopen_delivery_day
 from servicematch.settings import Settings
 
 
@@ -87,8 +85,6 @@ def retry_delivery(*, session: Session, delivery_id: str, now: datetime | None =
             f"Delivery {delivery_id} is {delivery.status}; only failed or rejected ones can be retried.",
             status_code=409,
         )
-    # The dashboard counted the delivery's day with its old outcome: count it again once settled.
-    reopen_delivery_day(session, as_utc(delivery.created_at).astimezone(UTC).date())
     delivery.status = DeliveryStatus.PENDING
     delivery.next_attempt_at = now
     delivery.window_started_at = now

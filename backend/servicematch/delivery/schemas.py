@@ -8,8 +8,8 @@ from datetime import datetime
 import us
 from pydantic import BaseModel, ConfigDict, EmailStr, Field, field_validator, model_validator
 
-from servicematch.delivery.signing import secret_problem
 from servicematch.intake.validation import has_control_characters
+from servicematch.outbound.signing import secret_problem
 
 ZIP_PATTERN = re.compile(r"^\d{5}$")
 STATE_CODES = {state.abbr for state in us.STATES} | {"DC"}

@@ -8,6 +8,9 @@ once and touches nothing but the network.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Protocol
+
 from sqlalchemy.orm import Session
 
 from servicematch.delivery.content import (
@@ -15,15 +18,27 @@ from servicematch.delivery.content import (
     provider_email,
     provider_webhook_body,
 )
-from servicematch.delivery.http_sender import DeliveryClient, encode_body, signed_post
 from servicematch.delivery.models import Delivery, TargetKind
-from servicematch.delivery.outcome import Outcome, Send, SendResult
 from servicematch.intake.models import Lead
 from servicematch.intake.payload import auction_post_payload
 from servicematch.mail.transport import message_send, new_message
-from servicematch.privacy.messages import recipients_of
-from servicematch.privacy.sending import prepare_privacy_delivery
+from servicematch.outbound.http_sender import DeliveryClient, encode_body, signed_post
+from servicematch.outbound.outcome import Outcome, Send, SendResult
 from servicematch.settings import Settings
+
+
+class OtherMessages(Protocol):
+    """What is sent about a lead besides the lead itself (consent receipts, privacy notices): built
+    by the room that owns them (servicematch.privacy) and handed to the worker where it is composed,
+    so delivery imports none of it."""
+
+    def recipients_of(self, *, session: Session, lead_ids: list[str]) -> dict[str, tuple[bool, list[str]]]:
+        """Who received each lead (the receipt names them), for several leads in one query."""
+
+    def prepare(self, *, session: Session, delivery: Delivery, lead: Lead, settings: Settings,
+                client: DeliveryClient, timestamp: int,
+                recipients: Callable[[str], tuple[bool, list[str]]]) -> SendResult | Send:
+        """The message for `delivery` (its payload_kind is not "lead"), or the result if none can be sent."""
 
 
 class RoundLeads:
@@ -32,8 +47,9 @@ class RoundLeads:
     the lead (read for all the round's receipts in one query)."""
 
     def __init__(self, builder: PayloadBuilder, settings: Settings, session: Session,
-                 receipt_leads: list[str]) -> None:
+                 receipt_leads: list[str], messages: OtherMessages | None = None) -> None:
         self._builder, self._settings, self._session = builder, settings, session
+        self.messages = messages
         self._receipt_leads = receipt_leads
         self._built: dict[str, dict | Exception] = {}
         self._recipients: dict[str, tuple[bool, list[str]]] | None = None
@@ -53,9 +69,9 @@ class RoundLeads:
     def recipients(self, lead_id: str) -> tuple[bool, list[str]]:
         """lead_recipients' answer for a lead of this round."""
         if self._recipients is None:
-            self._recipients = recipients_of(session=self._session, lead_ids=self._receipt_leads)
+            self._recipients = self.messages.recipients_of(session=self._session, lead_ids=self._receipt_leads)
         if lead_id not in self._recipients:
-            self._recipients |= recipients_of(session=self._session, lead_ids=[lead_id])
+            self._recipients |= self.messages.recipients_of(session=self._session, lead_ids=[lead_id])
         return self._recipients[lead_id]
 
 
@@ -70,8 +86,11 @@ def prepare_delivery(
                           error="the lead no longer exists", sent=False)
     if delivery.payload_kind != "lead":
         # A consent receipt or a privacy notice about the lead: privacy builds and sends those.
-        return prepare_privacy_delivery(session=session, delivery=delivery, lead=lead, settings=settings,
-                                        client=client, timestamp=timestamp, recipients=leads.recipients)
+        if leads.messages is None:
+            return SendResult(outcome=Outcome.RETRY, target=delivery.target_key, duration_ms=0, sent=False,
+                              error=f"this worker cannot build {delivery.payload_kind} messages")
+        return leads.messages.prepare(session=session, delivery=delivery, lead=lead, settings=settings,
+                                      client=client, timestamp=timestamp, recipients=leads.recipients)
     if delivery.kind == TargetKind.BUYER_POST:
         return _auction_post(delivery=delivery, lead=lead, settings=settings, client=client, timestamp=timestamp)
     payload = leads.payload(lead)

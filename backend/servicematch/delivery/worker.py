@@ -12,7 +12,7 @@ import logging
 import threading
 import uuid
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Protocol
@@ -22,16 +22,13 @@ from sqlalchemy.orm import Session, joinedload, sessionmaker
 
 from servicematch.delivery.claims import Claim, Completion, claim_due, complete_attempts
 from servicematch.delivery.content import PayloadBuilder, intake_payload_builder
-from servicematch.delivery.http_sender import DeliveryClient
 from servicematch.delivery.models import Delivery, DeliveryStatus, utcnow
-from servicematch.delivery.outcome import Outcome, Send, SendResult
-from servicematch.delivery.sending import RoundLeads, prepare_delivery
+from servicematch.delivery.sending import OtherMessages, RoundLeads, prepare_delivery
 from servicematch.intake.models import Lead
 from servicematch.kernel import wakeup
 from servicematch.kernel.chores import HourlyChore
-from servicematch.privacy.notices import RECEIPT
-from servicematch.privacy.retention import RetentionSchedule
-from servicematch.reporting.rollup import roll_up
+from servicematch.outbound.http_sender import DeliveryClient
+from servicematch.outbound.outcome import Outcome, Send, SendResult
 from servicematch.settings import Settings
 
 log = logging.getLogger("servicematch.delivery")
@@ -78,6 +75,7 @@ class DeliveryWorker:
     def __init__(
         self, *, session_factory: sessionmaker[Session], settings: Settings, clock: Clock = utcnow,
         payload_builder: PayloadBuilder = intake_payload_builder, router: LeadRouter | None = None,
+        messages: OtherMessages | None = None, chores: Sequence[HourlyChore] = (),
     ) -> None:
         if settings.delivery_lease_seconds <= settings.delivery_timeout_seconds:
             # A lease shorter than a send would let a second worker send the same lead meanwhile.
@@ -88,6 +86,10 @@ class DeliveryWorker:
         self.clock = clock
         self.payload_builder = payload_builder
         self.router = router
+        # Receipts and privacy notices, and the hourly chores (retention, the dashboard's counts):
+        # given by whoever composes the worker (servicematch.workers), which knows those rooms.
+        self.messages = messages
+        self.chores = list(chores)
         self.worker_id = uuid.uuid4().hex[:8]
         self._client = DeliveryClient(allow_private=settings.private_webhooks_allowed)
         self._pool = ThreadPoolExecutor(max_workers=settings.worker_concurrency,
@@ -140,10 +142,6 @@ class DeliveryWorker:
     def run_forever(self, stop: threading.Event) -> None:
         """Loop until `stop` is set, woken by finished sends, new commits or the poll interval."""
         wakeup.subscribe(self._changed)
-        chores = [
-            RetentionSchedule(session_factory=self.session_factory, settings=self.settings),
-            HourlyChore("daily counts", lambda: roll_up(self.session_factory)),
-        ]
         try:
             while not stop.is_set():
                 self._changed.clear()
@@ -157,7 +155,7 @@ class DeliveryWorker:
                     busy = not self._idle()
                     if not busy:
                         # The privacy retention periods (daily) and the dashboard's daily counts.
-                        for chore in chores:
+                        for chore in self.chores:
                             chore.poke()
                         if self.router is not None:
                             self.router.sweep()
@@ -220,7 +218,8 @@ class DeliveryWorker:
                 .options(joinedload(Delivery.lead).joinedload(Lead.consent), joinedload(Delivery.provider))
             ).unique().all()
             leads = RoundLeads(self.payload_builder, self.settings, session,
-                               receipt_leads=[d.lead_id for d in deliveries if d.payload_kind == RECEIPT])
+                               receipt_leads=[d.lead_id for d in deliveries if d.payload_kind != "lead"],
+                               messages=self.messages)
             for delivery in deliveries:
                 try:
                     prepared[delivery.id] = prepare_delivery(

@@ -13,8 +13,8 @@ from email.mime.text import MIMEText
 from email.policy import compat32
 from email.utils import formataddr, formatdate, parseaddr
 
-from servicematch.delivery.outcome import Outcome, Send, SendResult
 from servicematch.mail.mailbox import LocalMailbox
+from servicematch.outbound.outcome import Outcome, Send, SendResult
 from servicematch.settings import Settings
 
 _BODY_CHARSET = Charset("utf-8")

@@ -9,12 +9,12 @@ from pathlib import Path
 
 from sqlalchemy.orm import Session
 
-from servicematch.delivery.http_sender import DeliveryClient, encode_body, signed_post
 from servicematch.delivery.models import Delivery
-from servicematch.delivery.outcome import Outcome, Send, SendResult
 from servicematch.intake.models import Lead
 from servicematch.mail.transport import message_send, new_message, send_message
-from servicematch.privacy.messages import notice_body, notice_email, receipt
+from servicematch.outbound.http_sender import DeliveryClient, encode_body, signed_post
+from servicematch.outbound.outcome import Outcome, Send, SendResult
+from servicematch.privacy.messages import notice_body, notice_email, receipt, recipients_of
 from servicematch.privacy.notices import RECEIPT, correction_request_id
 from servicematch.settings import Settings
 
@@ -88,3 +88,13 @@ def _correction(session: Session, settings: Settings, request_id: str | None) ->
 
 def _rejected(delivery: Delivery, why: str) -> SendResult:
     return SendResult(outcome=Outcome.REJECTED, target=delivery.target_key, duration_ms=0, error=why, sent=False)
+
+
+class PrivacyMessages:
+    """Delivery's OtherMessages: consent receipts and privacy notices, built here."""
+
+    def recipients_of(self, *, session: Session, lead_ids: list[str]) -> dict[str, tuple[bool, list[str]]]:
+        return recipients_of(session=session, lead_ids=lead_ids)
+
+    def prepare(self, **message) -> SendResult | Send:
+        return prepare_privacy_delivery(**message)

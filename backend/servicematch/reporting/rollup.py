@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 from sqlalchemy import ColumnElement, and_, false, func, insert, literal, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from servicematch.delivery.models import LEAD_KINDS, Delivery, DeliveryStatus
+from servicematch.delivery.models import LEAD_KINDS, Delivery, DeliveryStatus, as_utc
+from servicematch.delivery.outbox import retry_delivery
 from servicematch.events.rollup import day_start
 from servicematch.intake.models import Lead
 from servicematch.kernel.clock import utcnow
@@ -27,6 +28,7 @@ from servicematch.reporting.models import (
     LeadDaily,
     ReportedDay,
     ReportKind,
+    reopen_delivery_day,
 )
 
 log = logging.getLogger("servicematch.reporting")
@@ -160,3 +162,11 @@ def day_runs(first: date, last: date, skip: set[date] | frozenset[date]) -> list
 def in_runs(column, runs: list[tuple[datetime, datetime]]) -> ColumnElement[bool]:
     """`column` (a timestamp) falls in one of `runs` (day_runs)."""
     return or_(false(), *(and_(column >= start, column < end) for start, end in runs))
+
+
+def retry_counted_delivery(*, session: Session, delivery_id: str) -> Delivery:
+    """Queue a failed or rejected delivery again (delivery.outbox) and forget its day's counts:
+    the dashboard counted that day with the old outcome, and counts it again once settled."""
+    delivery = retry_delivery(session=session, delivery_id=delivery_id)
+    reopen_delivery_day(session, as_utc(delivery.created_at).astimezone(UTC).date())
+    return delivery

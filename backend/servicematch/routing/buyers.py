@@ -10,10 +10,10 @@ from urllib.parse import urlsplit
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
-from servicematch.delivery.signing import new_webhook_secret, secret_problem
 from servicematch.errors import NotFound, ServiceMatchError
 from servicematch.kernel.clock import utcnow
 from servicematch.kernel.ids import new_id
+from servicematch.outbound.signing import new_webhook_secret, secret_problem
 from servicematch.routing.hours import HoursError, open_now, parse_hours
 from servicematch.routing.matching import offers_service
 from servicematch.routing.models import Buyer, Sale

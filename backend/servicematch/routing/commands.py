@@ -1,10 +1,8 @@
-"""Operator commands: `buyers add|list|pause|resume` and `worker` (routing and delivery)."""
+"""Operator commands: `buyers add|list|pause|resume`."""
 
 from __future__ import annotations
 
 import json
-import signal
-import threading
 
 import click
 
@@ -12,7 +10,6 @@ from servicematch.db.session import make_engine, make_session_factory
 from servicematch.errors import ServiceMatchError
 from servicematch.routing import buyers as directory
 from servicematch.routing.models import Buyer
-from servicematch.routing.worker import make_worker
 from servicematch.settings import get_settings
 from servicematch.terminal import SafeClickException, safe_text
 
@@ -114,25 +111,3 @@ def pause(buyer_id: str) -> None:
 def resume(buyer_id: str) -> None:
     """Ping and sell to a paused buyer again."""
     _set_active(buyer_id, True)
-
-
-@click.command()
-@click.option("--once", is_flag=True, help="Route and send what is due now, then exit.")
-def worker(once: bool) -> None:
-    """Run a worker (routing and delivery) as its own process (several side by side on PostgreSQL)."""
-    settings = get_settings()
-    lead_worker = make_worker(session_factory=_session_factory(), settings=settings)
-    if once:
-        click.echo(f"attempted {lead_worker.run_until_idle()} deliveries")
-        lead_worker.close()
-        return
-    if settings.is_sqlite:
-        click.echo("SQLite: run one worker only (and `serve --no-worker` alongside it)", err=True)
-    stop = threading.Event()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, lambda *_: stop.set())
-    click.echo(f"delivery worker {lead_worker.worker_id} running; Ctrl-C stops it")
-    try:
-        lead_worker.run_forever(stop)
-    finally:
-        lead_worker.close()

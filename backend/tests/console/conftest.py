@@ -12,8 +12,8 @@ from argon2 import PasswordHasher, profiles
 from console_api_support import PASSWORD, Receiver, sign_in
 
 from servicematch.console import accounts
-from servicematch.routing.worker import make_worker
 from servicematch.settings import Settings
+from servicematch.workers import make_worker
 
 
 @pytest.fixture(autouse=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from console_api_support import hvac_payload
 
-from servicematch.routing.worker import make_worker
+from servicematch.workers import make_worker
 
 
 @pytest.fixture

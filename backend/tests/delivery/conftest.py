@@ -20,8 +20,8 @@ from servicematch.intake.checks import CheckedLead
 from servicematch.intake.consent import ConsentEvidence
 from servicematch.intake.service import LeadTransactions, NewLead, build_lead
 from servicematch.routing.stage import route_pending
-from servicematch.routing.worker import make_worker
 from servicematch.settings import Settings
+from servicematch.workers import make_worker
 
 # No e-mail address by default, so a lead's consent receipt (routing queues one for every lead) is
 # skipped and these tests count only the lead's own sends; make_lead(email=...) gives one.

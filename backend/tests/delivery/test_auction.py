@@ -199,7 +199,7 @@ def test_buyers_outside_their_area_hours_or_cap_are_not_pinged(make_lead, worker
 def test_the_outcome_is_committed_before_any_post_and_a_new_worker_resumes_from_it(
         make_lead, app, settings, clock, buyers, add_buyer, session_factory):
     """A worker that stops after committing the outcome: the next one posts to the same winner once."""
-    from servicematch.routing.worker import make_worker
+    from servicematch.workers import make_worker
 
     winner, runner_up = buyers(ping_answer={"bid": 40}), buyers(ping_answer={"bid": 35})
     add_buyer("Winner", winner, exclusive=True)

@@ -13,8 +13,8 @@ from webhook_checks import verified
 
 from servicematch.delivery.models import DeliveryStatus, TargetKind, as_utc
 from servicematch.delivery.outbox import retry_delivery
-from servicematch.delivery.signing import SIGNATURE_HEADER, verify_signature
-from servicematch.routing.worker import make_worker
+from servicematch.outbound.signing import SIGNATURE_HEADER, verify_signature
+from servicematch.workers import make_worker
 
 
 def _buyer_delivery(session_factory, lead_id):

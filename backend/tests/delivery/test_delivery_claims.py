@@ -15,10 +15,10 @@ from delivery_support import FakeClock, attempts_of, deliveries_of
 from servicematch.db.session import make_engine, make_session_factory
 from servicematch.delivery.claims import Completion, claim_due, complete_attempts
 from servicematch.delivery.models import DeliveryStatus, utcnow
-from servicematch.delivery.outcome import Outcome, SendResult
 from servicematch.delivery.worker import DeliveryWorker
-from servicematch.routing.worker import make_worker
+from servicematch.outbound.outcome import Outcome, SendResult
 from servicematch.settings import PROJECT_ROOT
+from servicematch.workers import make_worker
 
 
 def _claim(session_factory, settings, now):

@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from servicematch.cli import main
 from servicematch.delivery.models import Provider
-from servicematch.delivery.signing import signing_key
+from servicematch.outbound.signing import signing_key
 from servicematch.settings import get_settings
 
 

@@ -8,9 +8,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from servicematch.delivery.guarded_network import attempt_deadline
-from servicematch.delivery.http_sender import DeliveryClient, post_signed
-from servicematch.delivery.outcome import RESPONSE_BODY_LIMIT
+from servicematch.outbound.guarded_network import attempt_deadline
+from servicematch.outbound.http_sender import DeliveryClient, post_signed
+from servicematch.outbound.outcome import RESPONSE_BODY_LIMIT
 
 
 class _Receiver:

@@ -12,8 +12,8 @@ from servicematch.cli import main
 from servicematch.delivery.endpoints import BUYER, endpoint_states
 from servicematch.delivery.history import lead_history, render_history
 from servicematch.delivery.models import DeliveryStatus, TargetKind
-from servicematch.routing.worker import make_worker
 from servicematch.settings import get_settings
+from servicematch.workers import make_worker
 
 
 def test_a_stalled_provider_does_not_hold_up_the_buyer(add_provider, make_lead, receiver, clock,

@@ -6,8 +6,8 @@ import pytest
 from delivery_support import attempts_of, deliveries_of
 
 from servicematch.delivery.models import DeliveryStatus
-from servicematch.delivery.outcome import RESPONSE_BODY_LIMIT
-from servicematch.routing.worker import make_worker
+from servicematch.outbound.outcome import RESPONSE_BODY_LIMIT
+from servicematch.workers import make_worker
 
 # The attempt deadline these tests use, and how far past it an attempt may run (thread start-up,
 # a shared machine); the trickling receivers below take 20 s or more to finish on their own.

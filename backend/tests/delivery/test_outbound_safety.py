@@ -9,10 +9,10 @@ import pytest
 from delivery_support import attempts_of, deliveries_of
 from pydantic import ValidationError
 
-from servicematch.delivery.guarded_network import is_public_address
 from servicematch.delivery.models import DeliveryStatus, TargetKind
-from servicematch.routing.worker import make_worker
+from servicematch.outbound.guarded_network import is_public_address
 from servicematch.settings import Settings
+from servicematch.workers import make_worker
 
 PRODUCTION = {"environment": "production", "smtp_host": "smtp.example.com", "secret_key": "s" * 40, "admin_token": "t" * 40,
               "site_origin": "https://www.servicematch.example",

@@ -12,7 +12,7 @@ from standardwebhooks import Webhook, WebhookVerificationError
 from webhook_checks import verified
 
 from servicematch.delivery.models import DeliveryStatus, TargetKind, as_utc
-from servicematch.delivery.signing import SIGNATURE_HEADER, new_webhook_secret, verify_signature
+from servicematch.outbound.signing import SIGNATURE_HEADER, new_webhook_secret, verify_signature
 
 
 def test_a_lead_reaches_its_providers_by_signed_webhook_and_email(add_provider, make_lead, worker, clock,
@@ -104,7 +104,7 @@ def test_an_smtp_server_that_is_down_is_retried(add_provider, make_lead, worker,
 def test_a_round_decrypts_each_lead_once_for_all_its_targets_and_a_bad_build_fails_alone(
         app, settings, clock, add_provider, make_lead, smtp, session_factory):
     from servicematch.delivery.content import intake_payload_builder
-    from servicematch.routing.worker import make_worker
+    from servicematch.workers import make_worker
 
     built: list[str] = []
     broken: set[str] = set()

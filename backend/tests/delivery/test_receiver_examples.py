@@ -16,7 +16,7 @@ from delivery_receivers import HttpReceiver
 from delivery_support import BUYER_SECRET
 from standardwebhooks import WebhookVerificationError
 
-from servicematch.delivery.signing import new_webhook_secret
+from servicematch.outbound.signing import new_webhook_secret
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "lead-payload.md"
 PROVIDER_SECRET = new_webhook_secret()

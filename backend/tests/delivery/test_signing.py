@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import pytest
 from standardwebhooks import Webhook
 
-from servicematch.delivery.signing import (
+from servicematch.outbound.signing import (
     SECRET_PREFIX,
     new_webhook_secret,
     secret_problem,

@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from delivery_receivers import SmtpReceiver
 
 from servicematch.cli import main
-from servicematch.delivery.outcome import Outcome
 from servicematch.mail.mailbox import LocalMailbox
 from servicematch.mail.transport import new_message, send_message
+from servicematch.outbound.outcome import Outcome
 from servicematch.settings import Settings, get_settings
 
 

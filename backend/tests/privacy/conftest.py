@@ -28,8 +28,8 @@ from servicematch.intake.checks import CheckedLead
 from servicematch.intake.consent import ConsentEvidence
 from servicematch.intake.service import NewLead, build_lead
 from servicematch.kernel.clock import utcnow
-from servicematch.routing.worker import make_worker
 from servicematch.settings import Settings
+from servicematch.workers import make_worker
 
 
 @pytest.fixture

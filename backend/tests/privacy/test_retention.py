@@ -16,8 +16,8 @@ from servicematch.kernel.clock import utcnow
 from servicematch.privacy.models import LeadErasure, PrivacyRequest, RetentionRun
 from servicematch.privacy.requests import start_request
 from servicematch.privacy.retention import run_if_due, run_retention
-from servicematch.routing.worker import make_worker
 from servicematch.settings import get_settings
+from servicematch.workers import make_worker
 
 
 def test_personal_data_goes_after_the_lead_period_and_consent_proof_after_five_years(

@@ -19,20 +19,20 @@ from collections import defaultdict
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from servicematch.delivery.guarded_network import (
+from servicematch.outbound.guarded_network import (
     PrivateAddressRefused,
     attempt_deadline,
     connect,
     tls_context,
 )
-from servicematch.delivery.outcome import (
+from servicematch.outbound.outcome import (
     RESPONSE_BODY_LIMIT,
     Outcome,
     Send,
     SendResult,
     classify_http_status,
 )
-from servicematch.delivery.signing import SIGNATURE_HEADER, signature_header, webhook_headers
+from servicematch.outbound.signing import SIGNATURE_HEADER, signature_header, webhook_headers
 
 # A kept connection unused this long is closed rather than reused (receivers close theirs too).
 KEEP_ALIVE_SECONDS = 30.0

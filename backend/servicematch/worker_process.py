@@ -33,7 +33,7 @@ def run_child(settings: Settings, connection: Connection) -> None:
     """The child: a delivery worker that sends until its parent closes the pipe."""
     from servicematch.db.session import make_engine, make_session_factory
     from servicematch.delivery.worker import BackgroundWorker
-    from servicematch.routing.worker import make_worker
+    from servicematch.workers import make_worker
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     # Ctrl-C reaches the whole process group; the parent decides when its worker stops.
