@@ -12,10 +12,10 @@ from servicematch.kernel.ids import new_id
 from servicematch.privacy.notices import RECEIPT
 
 
-def enqueue_receipt(*, session: Session, lead: Lead) -> Delivery:
+def enqueue_receipt(*, session: Session, lead: Lead, skip_reason: str | None = None) -> Delivery:
     """The consent receipt's outbox row; sent by the delivery worker, retried and recorded."""
     now = utcnow()
-    skip = None if lead.email_hash else "not sent: no e-mail address was given"
+    skip = skip_reason or (None if lead.email_hash else "not sent: no e-mail address was given")
     row = Delivery(id=new_id(), lead_id=lead.id, provider_id=None, kind="consumer_email", payload_kind=RECEIPT,
                    target_key="receipt", status=DeliveryStatus.SKIPPED if skip else DeliveryStatus.PENDING,
                    attempt_count=0, last_error=skip, next_attempt_at=now, window_started_at=now,

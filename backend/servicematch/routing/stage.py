@@ -36,6 +36,7 @@ from servicematch.kernel.ids import new_id
 from servicematch.outbound.http_sender import DeliveryClient
 from servicematch.privacy.actions import is_suppressed
 from servicematch.privacy.contacts import keys_of_lead
+from servicematch.privacy.models import LeadErasure, LeadRevocation
 from servicematch.privacy.wiring import enqueue_receipt
 from servicematch.routing.auction import Next, Offer, next_step
 from servicematch.routing.buyers import qualifying_buyers, within_budget
@@ -171,6 +172,14 @@ class RoutingStage:
             lead = session.get(Lead, lead_id)
             if suppressed:
                 lead.do_not_sell = True
+            if withdrawn := consent_withdrawn(session, lead_id):
+                # Stopped or erased before it was routed: nobody gets it, and no receipt goes out.
+                session.add(Auction(lead_id=lead_id, mode=None, providers_routed=True, closed_at=self.clock(),
+                                    created_at=self.clock()))
+                session.add(_step(lead_id, StepKind.CLOSED, at_ms=_ms_since(lead), detail=withdrawn))
+                enqueue_receipt(session=session, lead=lead, skip_reason=f"not sent: {withdrawn}")
+                session.commit()
+                return
             session.add(Auction(lead_id=lead_id, mode=None, providers_routed=False, created_at=self.clock()))
             for bid in bids:
                 if bid.pinged:
@@ -279,6 +288,15 @@ class RoutingStage:
             enqueue_receipt(session=session, lead=lead)
         wakeup.notify_after_commit(session)
         return step
+
+
+def consent_withdrawn(session: Session, lead_id: str) -> str | None:
+    """Why a lead may go to nobody any more (its consent withdrawn, its data erased), or None."""
+    if session.get(LeadRevocation, lead_id) is not None:
+        return "the consumer withdrew consent"
+    if session.get(LeadErasure, lead_id) is not None:
+        return "the consumer's data was erased"
+    return None
 
 
 def route_pending(*, session_factory: sessionmaker[Session], settings: Settings) -> int:
