@@ -7,10 +7,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from servicematch.kernel.keys import derive_key
+from servicematch.kernel.keys import decode_data_key, derive_key
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 VAR_DIR = PROJECT_ROOT / "var"
@@ -117,6 +117,19 @@ class Settings(BaseSettings):
     # Funnel events accepted per client address per minute (more are dropped, never queued).
     events_rate_limit: int = Field(default=120, ge=1)
     events_retention_days: int = Field(default=30, ge=1)
+
+    @field_validator("data_key")
+    @classmethod
+    def _refuse_a_malformed_data_key(cls, value: str) -> str:
+        # In every environment: a key that cannot be read would fail every lead, not the start.
+        if value:
+            try:
+                decode_data_key(value)
+            except ValueError as exc:
+                raise ValueError(f"{exc} (32 random bytes in base64 are expected; make one with: "
+                                 "python3 -c 'import base64, os; print(base64.b64encode(os.urandom(32)).decode())')"
+                                 ) from None
+        return value
 
     @model_validator(mode="after")
     def _refuse_default_secret_in_production(self) -> Settings:

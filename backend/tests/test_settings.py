@@ -83,3 +83,11 @@ def test_recaptcha_off_is_named_among_the_weaknesses():
 def test_production_refuses_to_start_without_a_mail_server():
     with pytest.raises(ValidationError, match="SERVICEMATCH_SMTP_HOST must be set in production"):
         production(smtp_host="")
+
+
+@pytest.mark.parametrize("environment", ["development", "test", "production"])
+@pytest.mark.parametrize("key", ["not base64!", "MDEyMzQ1Njc4OWFiY2RlZg=="])  # the second is 16 bytes
+def test_a_malformed_data_key_is_refused_at_start_in_every_environment(environment, key):
+    with pytest.raises(ValidationError, match="data_key"):
+        Settings(environment=environment, secret_key=STRONG, data_key=key, smtp_host=MAIL,
+                 site_origin=PRODUCTION_ORIGIN)
