@@ -26,6 +26,7 @@ from servicematch.delivery import providers as directory
 from servicematch.delivery.outbox import retry_delivery
 from servicematch.delivery.schemas import ProviderUpdate
 from servicematch.errors import SIGNED_IN_ERROR_RESPONSES
+from servicematch.intake.schemas import text
 from servicematch.kernel.clock import utcnow
 
 router = APIRouter(prefix="/api/console", tags=["console"], responses=SIGNED_IN_ERROR_RESPONSES)
@@ -107,7 +108,7 @@ def retry_one(delivery_id: str, caller: AdminOnly, db: Db) -> dict:
 
 
 class RetryMany(BaseModel):
-    ids: list[str] = Field(min_length=1, max_length=deliveries.MAX_BULK)
+    ids: list[text(36, min_length=1)] = Field(min_length=1, max_length=deliveries.MAX_BULK)
 
 
 @router.post("/deliveries/retry", status_code=202, summary="Send several failed or rejected deliveries again")

@@ -16,6 +16,7 @@ from servicematch.intake.ratelimit import (
     SlidingWindowLimiter,
     counted_always,
 )
+from servicematch.intake.schemas import text
 from servicematch.privacy import requests as rights
 from servicematch.privacy import stop
 from servicematch.settings import Settings
@@ -34,7 +35,7 @@ class Started(BaseModel):
 
 
 class VerifyRequest(BaseModel):
-    code: str = Field(max_length=32)
+    code: text(32)
 
 
 class Verified(BaseModel):
@@ -45,7 +46,7 @@ class Verified(BaseModel):
 
 
 class LinkToken(BaseModel):
-    token: str = Field(max_length=2000)
+    token: text(2000)
 
 
 class StopPreview(BaseModel):

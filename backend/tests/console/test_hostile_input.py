@@ -32,3 +32,23 @@ def test_filters_with_control_characters_are_refused_by_name(admin, path, parame
     assert list(answer.json()["fields"]) == [parameter]
     assert "control characters" in answer.json()["fields"][parameter]
     assert admin.get(path).status_code == 200
+
+
+@pytest.mark.parametrize(("method", "path", "parameter"), [
+    ("post", "/api/console/deliveries/a%00b/retry", "delivery_id"),
+    ("get", "/api/console/leads/a%00b", "lead_id"),
+    ("patch", "/api/console/providers/p%01/", "provider_id"),
+    ("post", "/api/console/providers/p%00/disable", "provider_id"),
+    ("post", "/api/console/providers/p%00/enable", "provider_id"),
+    ("post", "/api/console/providers/%00/test-send", "provider_id"),
+])
+def test_ids_in_the_path_with_control_characters_are_refused_by_name(admin, method, path, parameter):
+    answer = admin.request(method.upper(), path.rstrip("/"), json={})
+    assert answer.status_code == 422
+    assert answer.json()["fields"] == {parameter: "Remove control characters (such as line breaks or NUL) from this field"}
+
+
+def test_ids_in_a_body_with_control_characters_are_refused_by_name(admin):
+    answer = admin.post("/api/console/deliveries/retry", json={"ids": ["fine", "a\x00b"]})
+    assert answer.status_code == 422
+    assert "control characters" in answer.json()["fields"]["ids.1"]
