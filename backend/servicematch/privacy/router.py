@@ -10,6 +10,7 @@ from sqlalchemy import Engine
 from starlette.concurrency import run_in_threadpool
 
 from servicematch.deps import SessionFactoryDep, SettingsDep
+from servicematch.errors import RATE_LIMITED_RESPONSES
 from servicematch.intake.ratelimit import (
     DatabaseCounters,
     MemoryCounters,
@@ -61,7 +62,7 @@ class Stopped(BaseModel):
 
 
 
-router = APIRouter(tags=["privacy"])
+router = APIRouter(tags=["privacy"], responses=RATE_LIMITED_RESPONSES)
 # Per client address, on top of the per-contact limit on codes: guessing and mail-bombing stay slow.
 _start_limit = Depends(counted_always("privacy_start_limiter"))
 _try_limit = Depends(counted_always("privacy_try_limiter"))

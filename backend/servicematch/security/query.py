@@ -15,7 +15,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from servicematch.errors import error_body
+from servicematch.errors import document_errors_as_json, error_body
 from servicematch.intake.schemas import SINGLE_LINE_PATTERN
 from servicematch.intake.validation import CONTROL_CHARACTERS_REFUSED, has_control_characters
 
@@ -68,7 +68,8 @@ def _printable(name: str) -> str:
 
 def document_in_schema(app: FastAPI) -> None:
     """Give every string query and path parameter of the API without a pattern of its own the
-    one-line pattern, so the OpenAPI schema says what ControlCharactersInParameters refuses."""
+    one-line pattern, so the OpenAPI schema says what ControlCharactersInParameters refuses; and
+    document error answers as the JSON they are."""
     build = app.openapi
 
     def openapi() -> dict:
@@ -81,6 +82,7 @@ def document_in_schema(app: FastAPI) -> None:
                     for parameter in operation.get("parameters", []):
                         if parameter.get("in") in ("query", "path"):
                             _add_pattern(parameter.get("schema", {}))
+            document_errors_as_json(schema)
             app.openapi_schema = schema
         return app.openapi_schema
 

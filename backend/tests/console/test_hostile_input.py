@@ -52,3 +52,30 @@ def test_ids_in_a_body_with_control_characters_are_refused_by_name(admin):
     answer = admin.post("/api/console/deliveries/retry", json={"ids": ["fine", "a\x00b"]})
     assert answer.status_code == 422
     assert "control characters" in answer.json()["fields"]["ids.1"]
+
+
+@pytest.mark.parametrize(("path", "params", "field"), [
+    ("/api/console/audit", {"cursor": "9" * 20}, "cursor"),  # past a 64-bit integer: was a 500
+    ("/api/console/leads", {"from": "20261123"}, "from"),  # a day is written 2026-11-23, nothing else
+    ("/api/console/dashboard", {"to": "2026-W48-1"}, "to"),
+    ("/api/console/leads", {"status": "lost"}, "status"),
+])
+def test_filters_take_exactly_the_documented_forms(admin, path, params, field):
+    answer = admin.get(path, params=params)
+    assert answer.status_code == 422
+    assert field in answer.json()["fields"]
+
+
+def test_the_schema_says_what_the_filters_take_and_what_the_export_answers(client):
+    schema = client.get("/openapi.json").json()
+    export = schema["paths"]["/api/console/leads.csv"]["get"]
+    assert list(export["responses"]["200"]["content"]) == ["text/csv"]
+    assert list(export["responses"]["422"]["content"]) == ["application/json"]
+    parameters = {p["name"]: p["schema"] for p in export["parameters"]}
+    assert {"type": "string", "format": "date"} in parameters["from"]["anyOf"]
+    assert parameters["status"]["enum"] == ["", "pending", "delivered", "rejected", "failed", "skipped", "unsent"]
+    audit = {p["name"]: p["schema"] for p in schema["paths"]["/api/console/audit"]["get"]["parameters"]}
+    assert audit["cursor"]["anyOf"][0]["pattern"] == "^[0-9]{0,18}$"
+    for path, operations in schema["paths"].items():
+        if path.startswith(("/api/privacy/", "/api/address/suggest", "/api/submit-form")):
+            assert all("429" in operation["responses"] for operation in operations.values()), path
