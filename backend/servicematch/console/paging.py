@@ -24,6 +24,7 @@ INT_CURSOR_PATTERN = r"^[0-9]{0,18}$"
 # The one form of a day the console's filters take (RFC 3339's full-date), or nothing; the OpenAPI
 # schema says the same (json_schema_extra of their query parameters).
 DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+EARLIEST_DAY, LATEST_DAY = date(1900, 1, 1), date(9000, 12, 31)
 DAY_SCHEMA = {"anyOf": [{"type": "string", "format": "date"}, {"type": "string", "maxLength": 0}]}
 
 
@@ -63,10 +64,13 @@ def parse_day(value: str | None, name: str) -> date | None:
     try:
         if not DAY.fullmatch(value):
             raise ValueError(value)  # fromisoformat also reads 20261123 and 2026-W48-1
-        return date.fromisoformat(value)
+        day = date.fromisoformat(value)
     except ValueError as exc:
         raise ServiceMatchError(f"{name} must be a date like 2026-11-23.", fields={name: "invalid date"},
                                 status_code=422) from exc
+    # No lead is older than EARLIEST_DAY or newer than LATEST_DAY: a day beyond them selects what the
+    # nearest one does, and the filters' day arithmetic (a day after, 30 days before) stays in range.
+    return min(max(day, EARLIEST_DAY), LATEST_DAY)
 
 
 def day_of(session: Session, column):

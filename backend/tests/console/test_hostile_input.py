@@ -66,6 +66,16 @@ def test_filters_take_exactly_the_documented_forms(admin, path, params, field):
     assert field in answer.json()["fields"]
 
 
+@pytest.mark.parametrize(("path", "params"), [
+    ("/api/console/leads", {"to": "9999-12-31"}), ("/api/console/leads", {"from": "0001-01-01"}),
+    ("/api/console/leads.csv", {"to": "9999-12-31"}), ("/api/console/dashboard", {"to": "0001-01-01"}),
+    ("/api/console/dashboard", {"from": "9999-12-31", "to": "9999-12-31"}),
+])
+def test_the_first_and_last_days_of_the_calendar_are_filters_like_any_other(admin, path, params):
+    # A day after 9999-12-31 or 30 days before 0001-01-01 cannot be computed: that was a 500.
+    assert admin.get(path, params=params).status_code == 200
+
+
 def test_the_schema_says_what_the_filters_take_and_what_the_export_answers(client):
     schema = client.get("/openapi.json").json()
     export = schema["paths"]["/api/console/leads.csv"]["get"]
