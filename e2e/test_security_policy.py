@@ -7,6 +7,8 @@ import time
 
 import httpx
 import pytest
+from console_support import create_operators, sign_in, submit_lead
+from playwright.sync_api import expect
 
 # One path per page type of backend/servicematch/web/routes.json, plus an unknown page.
 PAGES = ["/", "/category/services", "/about-us", "/partner-with-us", "/privacy-policy", "/terms",
@@ -43,9 +45,42 @@ def test_no_page_breaks_the_content_security_policy(live_server, watched, path):
     assert response is not None
     assert "script-src 'self'" in response.headers["content-security-policy"]
     assert page.locator("#root").count() == 1
+    _assert_no_violation(page, console, reports)
+
+
+def _assert_no_violation(page, console: list[str], reports: list[str]) -> None:
     seen = page.evaluate("window.__cspViolations")
     time.sleep(0.3)  # reports go out on their own request
     assert (seen, console, reports) == ([], [], [])
+
+
+def test_the_form_steps_and_the_signed_in_console_break_no_policy(live_server, server_database_url, watched,
+                                                                   save_screenshot):
+    # The progress bar, charts and tables draw widths and heights: none of it may need inline style.
+    page, console, reports = watched
+    page.goto("/form/hvac", wait_until="networkidle")
+    page.get_by_role("radio").first.click()  # a radio step moves on by itself
+    expect(page.get_by_text("Step 2 of", exact=False)).to_be_visible()
+    save_screenshot(page, "csp-form-step-2")
+    _assert_no_violation(page, console, reports)
+    submit_lead(live_server, subid1="csp-check")
+    sign_in(page, create_operators(server_database_url).admin)
+    nav = page.get_by_role("navigation", name="Console")
+    for name in ("Dashboard", "Leads", "Deliveries", "Providers", "Audit log"):
+        nav.get_by_role("link", name=name).click()
+        expect(page.get_by_role("heading", name=name, level=1)).to_be_visible()
+        page.wait_for_load_state("networkidle")
+        save_screenshot(page, f"csp-console-{name.lower().replace(' ', '-')}")
+    _assert_no_violation(page, console, reports)
+
+
+def test_an_injected_style_attribute_is_blocked(live_server, watched):
+    page, _console, _reports = watched
+    page.goto("/", wait_until="networkidle")
+    page.evaluate("""() => { document.body.insertAdjacentHTML('beforeend',
+        '<p id="injected" style="color: rgb(255, 0, 0)">x</p>'); }""")
+    page.wait_for_function("() => window.__cspViolations.some((v) => v.startsWith('style-src'))")
+    assert page.evaluate("getComputedStyle(document.getElementById('injected')).color") != "rgb(255, 0, 0)"
 
 
 def test_an_inline_script_is_blocked_and_reported(live_server, watched):

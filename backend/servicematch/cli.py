@@ -7,10 +7,19 @@ import os
 
 import click
 
-from servicematch.settings import get_settings
+from servicematch.settings import SettingsError, get_settings
 
 
-@click.group()
+class _Commands(click.Group):
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except SettingsError as error:
+            # Every problem at once, one line each: a traceback would show only the first.
+            raise click.ClickException(str(error)) from None
+
+
+@click.group(cls=_Commands)
 def main() -> None:
     """ServiceMatch server and operations commands."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -51,6 +51,13 @@ SIGNED_IN_ERROR_RESPONSES: dict[int | str, dict[str, object]] = {
 }
 
 
+# For routes behind a per-address rate limit (servicematch.intake.ratelimit).
+RATE_LIMITED_RESPONSES: dict[int | str, dict[str, object]] = {
+    429: {"model": ErrorBody, "description": "Too many requests from this address; Retry-After says when to "
+                                             "come back"},
+}
+
+
 def error_body(error: str, fields: dict[str, str] | None = None) -> dict[str, object]:
     return {"error": error, "fields": fields or {}}
 
@@ -67,6 +74,17 @@ def validation_fields(problems) -> dict[str, str]:
     for problem in problems:
         fields.setdefault(_field_name(tuple(problem.get("loc", ()))), problem.get("msg", "Invalid value"))
     return fields
+
+
+def document_errors_as_json(schema: dict) -> None:
+    """Say in the OpenAPI schema that error answers are JSON (the handlers below) on routes that
+    answer something else when they succeed: FastAPI gives them the route's media type."""
+    for operations in schema.get("paths", {}).values():
+        for operation in operations.values():
+            for status, response in operation.get("responses", {}).items():
+                content = response.get("content")
+                if status[:1] in ("4", "5") and content and "application/json" not in content:
+                    response["content"] = {"application/json": next(iter(content.values()))}
 
 
 def install_error_handlers(app: FastAPI) -> None:

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import difflib
+import logging
+import os
 import secrets
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, model_validator
+from dotenv import dotenv_values
+from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from servicematch.kernel.keys import derive_key
+from servicematch.kernel.keys import decode_data_key, derive_key
 
+log = logging.getLogger("servicematch")
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 VAR_DIR = PROJECT_ROOT / "var"
 DEFAULT_SECRET = "dev-only-change-me"
@@ -127,59 +133,78 @@ class Settings(BaseSettings):
     events_rate_limit: int = Field(default=120, ge=1)
     events_retention_days: int = Field(default=30, ge=1)
 
+    @field_validator("data_key")
+    @classmethod
+    def _refuse_a_malformed_data_key(cls, value: str) -> str:
+        # In every environment: a key that cannot be read would fail every lead, not the start.
+        if value:
+            try:
+                decode_data_key(value)
+            except ValueError as exc:
+                raise ValueError(f"{exc} (32 random bytes in base64 are expected; make one with: "
+                                 "python3 -c 'import base64, os; print(base64.b64encode(os.urandom(32)).decode())')"
+                                 ) from None
+        return value
+
     @model_validator(mode="after")
-    def _refuse_default_secret_in_production(self) -> Settings:
-        if self.environment == "production" and self.secret_key in ("", DEFAULT_SECRET):
-            raise ValueError(
-                "SERVICEMATCH_SECRET_KEY must be set to a private value in production "
-                f"(for example: {secrets.token_urlsafe(32)})"
-            )
-        if self.environment == "production" and not self.data_key:
-            # A key file generated on one machine would leave other web processes unable to
-            # read what it encrypted, and a lost file loses every lead's personal data.
-            raise ValueError(
-                "SERVICEMATCH_DATA_KEY must be set in production (32 random bytes, base64): "
-                "the same key for every web process and worker"
-            )
-        self._refuse_malformed_buyer_secret()
-        if self.environment == "production":
-            self._refuse_weak_secrets()
-            self._refuse_unsafe_buyer()
-            self._refuse_default_origin()
-            self._refuse_missing_mail()
+    def _refuse_unsafe_production(self) -> Settings:
+        problems = [*self._malformed_buyer_secret(),
+                    *(self.production_problems() if self.environment == "production" else [])]
+        if problems:
+            raise ValueError("\n".join(problems))
         return self
 
-    def _refuse_missing_mail(self) -> None:
+    def production_problems(self) -> list[str]:
+        """Everything production refuses to start with, each a sentence naming its setting."""
+        problems = []
+        if self.secret_key in ("", DEFAULT_SECRET):
+            problems.append("SERVICEMATCH_SECRET_KEY must be set to a private value in production "
+                            f"(for example: {secrets.token_urlsafe(32)})")
+        if not self.data_key:
+            # A key file generated on one machine would leave other web processes unable to
+            # read what it encrypted, and a lost file loses every lead's personal data.
+            problems.append("SERVICEMATCH_DATA_KEY must be set in production (32 random bytes, base64): "
+                            "the same key for every web process and worker")
+        return [*problems, *self._weak_secrets(), *self._unsafe_buyer(), *self._default_origin(),
+                *self._missing_mail()]
+
+    def _missing_mail(self) -> list[str]:
         # Without a mail server, consent receipts and privacy-request codes would only reach the
         # local mailbox on this machine: the consumer would never get them.
         if not self.smtp_host:
-            raise ValueError("SERVICEMATCH_SMTP_HOST must be set in production: consent receipts, privacy "
-                             "request codes and provider e-mails are sent through it")
+            return [("SERVICEMATCH_SMTP_HOST must be set in production: consent receipts, privacy "
+                    "request codes and provider e-mails are sent through it")]
+        return []
 
-    def _refuse_default_origin(self) -> None:
+    def _default_origin(self) -> list[str]:
         # Canonical links, the sitemap and e-mailed links would all point at the developer's machine.
         if self.site_origin.rstrip("/") == DEFAULT_SITE_ORIGIN:
-            raise ValueError("SERVICEMATCH_SITE_ORIGIN must be set to the site's public origin in production "
-                             "(for example https://www.example.com): canonical links and the sitemap use it")
+            return [("SERVICEMATCH_SITE_ORIGIN must be set to the site's public origin in production "
+                    "(for example https://www.example.com): canonical links and the sitemap use it")]
+        return []
 
-    def _refuse_malformed_buyer_secret(self) -> None:
+    def _malformed_buyer_secret(self) -> list[str]:
+        # In every environment: a whsec_ secret that is not one would sign with another key than
+        # the buyer derives from it.
         from servicematch.outbound.signing import secret_problem
 
         problem = secret_problem(self.buyer_secret)
-        if problem:
-            raise ValueError(f"SERVICEMATCH_BUYER_SECRET: {problem}")
+        return [f"SERVICEMATCH_BUYER_SECRET: {problem}"] if problem else []
 
-    def _refuse_weak_secrets(self) -> None:
+    def _weak_secrets(self) -> list[str]:
+        problems = []
         if self.buyer_url and not self.buyer_secret:
-            raise ValueError("SERVICEMATCH_BUYER_SECRET must be set in production when "
-                             "SERVICEMATCH_BUYER_URL is set: leads are never sent unsigned")
+            problems.append("SERVICEMATCH_BUYER_SECRET must be set in production when "
+                            "SERVICEMATCH_BUYER_URL is set: leads are never sent unsigned")
         named = {"SERVICEMATCH_SECRET_KEY": self.secret_key, "SERVICEMATCH_ADMIN_TOKEN": self.admin_token,
                  "SERVICEMATCH_BUYER_SECRET": self.buyer_secret}
-        # An empty admin token or buyer secret is "off", which other checks judge.
-        short = [name for name, value in named.items() if value and len(value.encode()) < MIN_SECRET_BYTES]
+        # An empty admin token or buyer secret is "off", which other checks judge; so is the default secret.
+        short = [name for name, value in named.items()
+                 if value and value != DEFAULT_SECRET and len(value.encode()) < MIN_SECRET_BYTES]
         if short:
-            raise ValueError(f"{', '.join(short)} must be at least {MIN_SECRET_BYTES} bytes in production "
-                             f"(for example: {secrets.token_urlsafe(32)})")
+            problems.append(f"{', '.join(short)} must be at least {MIN_SECRET_BYTES} bytes in production "
+                            f"(for example: {secrets.token_urlsafe(32)})")
+        return problems
 
     @property
     def api_docs_enabled(self) -> bool:
@@ -193,13 +218,12 @@ class Settings(BaseSettings):
                          "lead submissions are accepted without a bot check")
         return found
 
-    def _refuse_unsafe_buyer(self) -> None:
-        if not self.buyer_url:
-            return
-        # The buyer secret itself is required by _refuse_weak_secrets.
-        if not self.private_webhooks_allowed and not self.buyer_url.startswith("https://"):
-            raise ValueError("SERVICEMATCH_BUYER_URL must be an https:// URL in production "
-                             "(SERVICEMATCH_ALLOW_PRIVATE_WEBHOOKS=true overrides this)")
+    def _unsafe_buyer(self) -> list[str]:
+        # The buyer secret itself is required by _weak_secrets.
+        if self.buyer_url and not self.private_webhooks_allowed and not self.buyer_url.startswith("https://"):
+            return [("SERVICEMATCH_BUYER_URL must be an https:// URL in production "
+                    "(SERVICEMATCH_ALLOW_PRIVATE_WEBHOOKS=true overrides this)")]
+        return []
 
     @property
     def private_webhooks_allowed(self) -> bool:
@@ -233,6 +257,72 @@ class Settings(BaseSettings):
         }
 
 
+class SettingsError(Exception):
+    """The configuration cannot start the service: every problem found, one line each."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("the configuration is not valid:\n" + "\n".join(f"  {problem}" for problem in problems))
+        self.problems = problems
+
+
+def env_name(field: str) -> str:
+    return f"SERVICEMATCH_{field.upper()}"
+
+
+def _problems(error: ValidationError) -> tuple[list[str], set[str]]:
+    """Pydantic's errors as lines naming the variable (never its value: it may be a secret), and
+    the fields that could not be read."""
+    lines, broken = [], set()
+    for problem in error.errors():
+        message = problem["msg"].removeprefix("Value error, ")
+        location = problem.get("loc") or ()
+        if location and location[0] in Settings.model_fields:
+            broken.add(str(location[0]))
+            lines.append(f"{env_name(str(location[0]))}: {message}")
+        else:
+            lines.extend(message.splitlines())  # the rules between settings, one sentence each
+    return lines, broken
+
+
+def load_settings(**values: object) -> Settings:
+    """Settings from the environment (and .env), or SettingsError listing every problem at once."""
+    try:
+        return Settings(**values)
+    except ValidationError as error:
+        problems, broken = _problems(error)
+    if broken:
+        # The rules between settings only run once every field is read: judge them again with the
+        # unreadable fields at their defaults, so their problems are listed now, not at the next start.
+        defaults = {name: Settings.model_fields[name].get_default(call_default_factory=True) for name in broken}
+        try:
+            Settings(**{**values, **defaults})
+        except ValidationError as again:
+            named = tuple(env_name(name) for name in broken)
+            problems += [line for line in _problems(again)[0] if line not in problems and not line.startswith(named)]
+    raise SettingsError(problems)
+
+
+# Variables with the prefix that are not settings: the test suite's own.
+NOT_SETTINGS = frozenset({"SERVICEMATCH_TEST_DATABASES", "SERVICEMATCH_TEST_POSTGRES_URL"})
+
+
+def unknown_variables(environ: Mapping[str, str | None]) -> list[str]:
+    """A warning for each SERVICEMATCH_* variable that names no setting (a typo is otherwise ignored)."""
+    known = {env_name(name) for name in Settings.model_fields}
+    warnings = []
+    for name in sorted(environ):
+        upper = name.upper()
+        if not upper.startswith("SERVICEMATCH_") or upper in known or upper in NOT_SETTINGS:
+            continue
+        guess = difflib.get_close_matches(upper, known, n=1) or sorted(k for k in known if k.startswith(upper))[:1]
+        warnings.append(f"{name} is not a setting and is ignored" + (f" (did you mean {guess[0]}?)" if guess else ""))
+    return warnings
+
+
 @lru_cache
 def get_settings() -> Settings:
-    return Settings()
+    env_file = Path(".env")
+    variables = {**(dotenv_values(env_file) if env_file.is_file() else {}), **os.environ}
+    for warning in unknown_variables(variables):
+        log.warning(warning)
+    return load_settings()

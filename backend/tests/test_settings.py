@@ -1,9 +1,19 @@
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 from pydantic import ValidationError
 
-from servicematch.settings import DEFAULT_SECRET, Settings
+from servicematch.settings import (
+    DEFAULT_SECRET,
+    Settings,
+    SettingsError,
+    load_settings,
+    unknown_variables,
+)
 
 
 def test_production_refuses_the_default_secret():
@@ -91,3 +101,60 @@ def test_recaptcha_off_is_named_among_the_weaknesses():
 def test_production_refuses_to_start_without_a_mail_server():
     with pytest.raises(ValidationError, match="SERVICEMATCH_SMTP_HOST must be set in production"):
         production(smtp_host="")
+
+
+@pytest.mark.parametrize("environment", ["development", "test", "production"])
+@pytest.mark.parametrize("key", ["not base64!", "MDEyMzQ1Njc4OWFiY2RlZg=="])  # the second is 16 bytes
+def test_a_malformed_data_key_is_refused_at_start_in_every_environment(environment, key):
+    with pytest.raises(ValidationError, match="data_key"):
+        Settings(environment=environment, secret_key=STRONG, data_key=key, smtp_host=MAIL,
+                 site_origin=PRODUCTION_ORIGIN)
+
+
+def test_every_production_problem_is_listed_at_once():
+    with pytest.raises(SettingsError) as refused:
+        load_settings(environment="production", secret_key="short", buyer_url="http://buyer.example/leads")
+    problems = refused.value.problems
+    for name in ("SECRET_KEY", "DATA_KEY", "BUYER_SECRET", "BUYER_URL", "SITE_ORIGIN", "SMTP_HOST"):
+        assert sum(line.startswith(f"SERVICEMATCH_{name} ") for line in problems) == 1, (name, problems)
+    assert all("\n" not in line for line in problems)
+
+
+def test_unreadable_values_and_production_rules_are_listed_together(monkeypatch):
+    monkeypatch.setenv("SERVICEMATCH_ENVIRONMENT", "production")
+    monkeypatch.setenv("SERVICEMATCH_SUBMIT_RATE_LIMIT", "ten")
+    monkeypatch.setenv("SERVICEMATCH_DATA_KEY", "not base64!")
+    with pytest.raises(SettingsError) as refused:
+        load_settings()
+    problems = refused.value.problems
+    assert problems[0].startswith("SERVICEMATCH_DATA_KEY: is not valid base64")
+    assert problems[1].startswith("SERVICEMATCH_SUBMIT_RATE_LIMIT: Input should be a valid integer")
+    # The data key's own problem is not repeated as "must be set", and the value is never echoed.
+    assert [line.split()[0] for line in problems[2:]] == ["SERVICEMATCH_SECRET_KEY", "SERVICEMATCH_SITE_ORIGIN",
+                                                           "SERVICEMATCH_SMTP_HOST"]
+    assert "not base64!" not in str(refused.value)
+
+
+def test_unknown_variables_with_the_prefix_are_named_with_a_likely_meaning():
+    warnings = unknown_variables({"SERVICEMATCH_ENV": "production", "SERVICEMATCH_SUBMIT_RATE_LIMT": "5",
+                                  "SERVICEMATCH_BRAND_NAME": "x", "servicematch_site_origin": "x",
+                                  "SERVICEMATCH_TEST_DATABASES": "sqlite", "PATH": "/bin"})
+    assert warnings == [
+        "SERVICEMATCH_ENV is not a setting and is ignored (did you mean SERVICEMATCH_ENVIRONMENT?)",
+        "SERVICEMATCH_SUBMIT_RATE_LIMT is not a setting and is ignored (did you mean SERVICEMATCH_SUBMIT_RATE_LIMIT?)",
+    ]
+
+
+def test_the_command_line_lists_configuration_problems_without_a_traceback(tmp_path):
+    env = {name: value for name, value in os.environ.items() if not name.startswith("SERVICEMATCH_")}
+    env.update(SERVICEMATCH_ENVIRONMENT="production", SERVICEMATCH_ENV="production",
+               SERVICEMATCH_SUBMIT_RATE_LIMIT="ten")
+    done = subprocess.run([sys.executable, "-m", "servicematch.cli", "check-catalog"], check=False, cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert "SERVICEMATCH_ENV is not a setting and is ignored (did you mean SERVICEMATCH_ENVIRONMENT?)" in done.stderr
+    listed = done.stderr.split("the configuration is not valid:\n", 1)[1].splitlines()
+    assert [line.split()[0].rstrip(":") for line in listed] == [
+        "SERVICEMATCH_SUBMIT_RATE_LIMIT", "SERVICEMATCH_SECRET_KEY", "SERVICEMATCH_DATA_KEY",
+        "SERVICEMATCH_SITE_ORIGIN", "SERVICEMATCH_SMTP_HOST"]

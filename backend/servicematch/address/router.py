@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Query, Response
 
-from servicematch.errors import ErrorBody, NotFound
+from servicematch.errors import RATE_LIMITED_RESPONSES, NotFound
 from servicematch.intake.ratelimit import counted_always
 
 from . import service
@@ -19,7 +19,7 @@ CACHE_CONTROL = "public, max-age=3600"
 
 
 @router.get("/suggest", summary="Suggest US addresses for partly typed text", response_model=SuggestionList,
-            dependencies=[Depends(counted_always("address_limiter"))], responses={429: {"model": ErrorBody}})
+            dependencies=[Depends(counted_always("address_limiter"))], responses=RATE_LIMITED_RESPONSES)
 def suggest_addresses(
     response: Response,
     q: Annotated[str, Query(min_length=2, max_length=200, description="What the visitor typed")],

@@ -20,16 +20,30 @@ from servicematch.console.auth import AdminOnly, AnyOperator, Db
 from servicematch.console.dashboard import dashboard
 from servicematch.console.dashboard_filters import DashboardFilters
 from servicematch.console.export import export_rows
-from servicematch.console.paging import MAX_LIMIT
+from servicematch.console.paging import DAY_SCHEMA, INT_CURSOR_PATTERN, MAX_LIMIT
 from servicematch.console.router_session import router as session_router
 from servicematch.delivery import providers as directory
 from servicematch.delivery.schemas import ProviderUpdate
 from servicematch.errors import SIGNED_IN_ERROR_RESPONSES
+from servicematch.intake.schemas import text
 from servicematch.kernel.clock import utcnow
 from servicematch.reporting.rollup import retry_counted_delivery
 
 router = APIRouter(prefix="/api/console", tags=["console"], responses=SIGNED_IN_ERROR_RESPONSES)
 Limit = Query(default=50, ge=1, le=MAX_LIMIT)
+
+
+def one_of(values: tuple[str, ...]):
+    """A filter that is empty or one of these values, as the schema says; the list refuses others by name."""
+    return Query(default="", json_schema_extra={"enum": ["", *map(str, values)]})
+
+
+def day_filter(name: str):
+    return Query(default="", alias=name, json_schema_extra=DAY_SCHEMA)
+
+
+# A page's position as the previous page named it (base64url); made up ones are refused with a 422.
+Position = Query(default=None, pattern=r"^[A-Za-z0-9_-]{0,200}$")
 
 
 def _lead_filters(q: str, vertical: str, service: str, state: str, status: str, date_from: str,
@@ -40,8 +54,8 @@ def _lead_filters(q: str, vertical: str, service: str, state: str, status: str, 
 
 @router.get("/dashboard", summary="Leads, funnels and delivery health over a date range")
 def read_dashboard(caller: AnyOperator, db: Db, request: Request,
-                   date_from: str | None = Query(default=None, alias="from", max_length=10),
-                   date_to: str | None = Query(default=None, alias="to", max_length=10),
+                   date_from: str | None = Query(default=None, alias="from", json_schema_extra=DAY_SCHEMA),
+                   date_to: str | None = Query(default=None, alias="to", json_schema_extra=DAY_SCHEMA),
                    vertical: str = Query(default="", max_length=32), service: str = Query(default="", max_length=64),
                    state: str = Query(default="", max_length=2), source: str = Query(default="", max_length=120)
                    ) -> dict:
@@ -52,26 +66,31 @@ def read_dashboard(caller: AnyOperator, db: Db, request: Request,
 
 @router.get("/leads", summary="Leads, newest first; q is a requestId, e-mail or phone")
 def list_leads(caller: AnyOperator, db: Db, request: Request, q: str = "", vertical: str = "",
-               service: str = "", state: str = "", status: str = "",
-               date_from: str = Query(default="", alias="from"), date_to: str = Query(default="", alias="to"),
-               cursor: str | None = Query(default=None, max_length=200), limit: int = Limit) -> dict:
+               service: str = "", state: str = "", status: str = one_of(leads.LEAD_STATUSES),
+               date_from: str = day_filter("from"), date_to: str = day_filter("to"),
+               cursor: str | None = Position, limit: int = Limit) -> dict:
     filters = _lead_filters(q, vertical, service, state, status, date_from, date_to)
     return leads.lead_page(db, request.app.state.settings, filters=filters, cursor=cursor, limit=limit,
                            reveal=caller.is_admin)
 
 
-@router.get("/leads.csv", summary="The filtered leads as CSV (admins; audited)")
+class CsvResponse(StreamingResponse):
+    media_type = "text/csv"
+
+
+@router.get("/leads.csv", summary="The filtered leads as CSV (admins; audited)", response_class=CsvResponse,
+            responses={200: {"description": "One row per lead, with a header row",
+                             "content": {"text/csv": {"schema": {"type": "string"}}}}})
 def export_leads(caller: AdminOnly, db: Db, request: Request, q: str = "", vertical: str = "",
-                 service: str = "", state: str = "", status: str = "",
-                 date_from: str = Query(default="", alias="from"),
-                 date_to: str = Query(default="", alias="to")) -> StreamingResponse:
+                 service: str = "", state: str = "", status: str = one_of(leads.LEAD_STATUSES),
+                 date_from: str = day_filter("from"), date_to: str = day_filter("to")) -> CsvResponse:
     filters = _lead_filters(q, vertical, service, state, status, date_from, date_to)
     leads.filtered_leads(filters, request.app.state.settings)  # refuse bad filters before the audit entry
     audit.record(db, action=Action.LEAD_EXPORT, operator=caller.operator, ip=caller.ip, target="leads.csv",
                  detail={"filters": filters.as_dict()})
     db.commit()
     name = f"leads-{utcnow():%Y%m%d-%H%M%S}.csv"
-    return StreamingResponse(
+    return CsvResponse(
         export_rows(request.app.state.session_factory, request.app.state.settings, filters),
         media_type="text/csv; charset=utf-8",
         headers={"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"},
@@ -92,8 +111,8 @@ def read_lead(lead_id: str, caller: AnyOperator, db: Db, request: Request) -> di
 
 
 @router.get("/deliveries", summary="Failed, rejected or pending deliveries, newest first")
-def list_deliveries(caller: AnyOperator, db: Db, status: str = Query(default="", max_length=16),
-                    cursor: str | None = Query(default=None, max_length=200), limit: int = Limit) -> dict:
+def list_deliveries(caller: AnyOperator, db: Db, status: str = one_of(deliveries.LISTED),
+                    cursor: str | None = Position, limit: int = Limit) -> dict:
     return deliveries.delivery_page(db, status=status, cursor=cursor, limit=limit)
 
 
@@ -107,7 +126,7 @@ def retry_one(delivery_id: str, caller: AdminOnly, db: Db) -> dict:
 
 
 class RetryMany(BaseModel):
-    ids: list[str] = Field(min_length=1, max_length=deliveries.MAX_BULK)
+    ids: list[text(36, min_length=1)] = Field(min_length=1, max_length=deliveries.MAX_BULK)
 
 
 @router.post("/deliveries/retry", status_code=202, summary="Send several failed or rejected deliveries again")
@@ -176,7 +195,7 @@ def test_send(provider_id: str, caller: AdminOnly, db: Db, request: Request) -> 
 
 
 @router.get("/audit", summary="The audit log, newest first")
-def read_audit(caller: AnyOperator, db: Db, cursor: str | None = Query(default=None, max_length=20),
+def read_audit(caller: AnyOperator, db: Db, cursor: str | None = Query(default=None, pattern=INT_CURSOR_PATTERN),
                limit: int = Limit) -> dict:
     return audit.audit_page(db, cursor=cursor, limit=limit)
 

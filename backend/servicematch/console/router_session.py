@@ -52,8 +52,10 @@ def sign_in(data: SignIn, request: Request, db: Db) -> Response:
     operator = accounts.find_operator(db, email)
     # verify_password hashes even for an unknown e-mail, so the answer time does not tell.
     if not accounts.verify_password(operator, data.password) or operator is None or not operator.active:
-        audit.record(db, action=Action.SIGN_IN_FAILED, operator=None, operator_email=email, ip=ip,
-                     target=email, detail={"reason": "credentials"})
+        # The log cannot be edited: what was typed is kept only when it names an account (it may be a password).
+        named = operator.email if operator is not None else ""
+        audit.record(db, action=Action.SIGN_IN_FAILED, operator=None, operator_email=named, ip=ip,
+                     target=named, detail={"reason": "credentials" if named else "unknown account"})
         db.commit()
         return _refused(WRONG_CREDENTIALS)
     if operator.totp_secret is not None:

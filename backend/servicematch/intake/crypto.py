@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import binascii
 import hashlib
 import hmac
 import json
@@ -17,9 +16,9 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
+from servicematch.kernel.keys import KEY_BYTES, decode_data_key
 from servicematch.settings import Settings
 
-KEY_BYTES = 32
 NONCE_BYTES = 12
 # First byte of every ciphertext, so a future key or format change can tell old rows apart.
 FORMAT_VERSION = b"\x01"
@@ -59,12 +58,9 @@ def _associated(lead_id: str) -> bytes:
 
 def _decode_key(encoded: str, source: str) -> bytes:
     try:
-        key = base64.b64decode(encoded.strip(), validate=True)
-    except (binascii.Error, ValueError) as exc:
-        raise DataKeyError(f"{source} is not valid base64") from exc
-    if len(key) != KEY_BYTES:
-        raise DataKeyError(f"{source} must decode to {KEY_BYTES} bytes, not {len(key)}")
-    return key
+        return decode_data_key(encoded)
+    except ValueError as exc:
+        raise DataKeyError(f"{source} {exc}") from exc
 
 
 def _key_from_file(path: Path) -> bytes:

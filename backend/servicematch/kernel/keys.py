@@ -7,6 +7,9 @@ and no purpose ever handles the master secret itself.
 
 from __future__ import annotations
 
+import base64
+import binascii
+
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
@@ -21,3 +24,14 @@ def derive_key(secret: str, purpose: str, length: int = KEY_BYTES) -> bytes:
         raise ValueError("a derived key needs a purpose")
     hkdf = HKDF(algorithm=hashes.SHA256(), length=length, salt=SALT, info=purpose.encode())
     return hkdf.derive(secret.encode())
+
+
+def decode_data_key(encoded: str) -> bytes:
+    """The 32-byte data key from its base64 text; ValueError saying what is wrong with it."""
+    try:
+        key = base64.b64decode(encoded.strip(), validate=True)
+    except (binascii.Error, ValueError) as exc:
+        raise ValueError("is not valid base64") from exc
+    if len(key) != KEY_BYTES:
+        raise ValueError(f"must decode to {KEY_BYTES} bytes, not {len(key)}")
+    return key

@@ -9,7 +9,9 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from servicematch.deps import SessionFactoryDep, SettingsDep
+from servicematch.errors import RATE_LIMITED_RESPONSES
 from servicematch.intake.ratelimit import SlidingWindowLimiter, counted_always
+from servicematch.intake.schemas import text
 from servicematch.privacy import requests as rights
 from servicematch.privacy import stop
 from servicematch.settings import Settings
@@ -28,7 +30,7 @@ class Started(BaseModel):
 
 
 class VerifyRequest(BaseModel):
-    code: str = Field(max_length=32)
+    code: text(32)
 
 
 class Verified(BaseModel):
@@ -39,7 +41,7 @@ class Verified(BaseModel):
 
 
 class LinkToken(BaseModel):
-    token: str = Field(max_length=2000)
+    token: text(2000)
 
 
 class StopPreview(BaseModel):
@@ -54,7 +56,7 @@ class Stopped(BaseModel):
 
 
 
-router = APIRouter(tags=["privacy"])
+router = APIRouter(tags=["privacy"], responses=RATE_LIMITED_RESPONSES)
 # Per client address, on top of the per-contact limit on codes: guessing and mail-bombing stay slow.
 _start_limit = Depends(counted_always("privacy_start_limiter"))
 _try_limit = Depends(counted_always("privacy_try_limiter"))

@@ -11,7 +11,7 @@ from servicematch.settings import Settings
 from .docs import docs_router
 from .headers import SecurityHeaders
 from .methods import HeadAsGet, MethodNotAllowed, is_fallback
-from .query import ControlCharactersInQuery, document_in_schema
+from .query import ControlCharactersInParameters, document_in_schema
 from .reports import router as csp_report_router
 
 log = logging.getLogger("servicematch")
@@ -29,8 +29,8 @@ def install_http_hygiene(app: FastAPI, settings: Settings) -> None:
                                                    title=app.title))
     _include_before_fallbacks(app, csp_report_router)
     # Outermost last: headers on everything, then HEAD as GET, then the 405 for known paths,
-    # then API query parameters with control characters.
-    app.add_middleware(ControlCharactersInQuery)
+    # then API query and path parameters with control characters.
+    app.add_middleware(ControlCharactersInParameters, routes=app.router.routes)
     document_in_schema(app)
     app.add_middleware(MethodNotAllowed, routes=app.router.routes)
     app.add_middleware(HeadAsGet)

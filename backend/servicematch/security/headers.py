@@ -15,6 +15,9 @@ PERMISSIONS_POLICY = ("accelerometer=(), autoplay=(), camera=(), display-capture
                       "interest-cohort=()")
 # Two years, subdomains included: what the HSTS preload list asks for.
 HSTS = "max-age=63072000; includeSubDomains"
+# Answers about operators, leads and a person's privacy requests: no browser or proxy keeps a copy.
+PRIVATE_PREFIXES = ("/api/console/", "/api/privacy/", "/api/admin/")
+NO_STORE = {"Cache-Control": "no-store"}
 
 
 class SecurityHeaders:
@@ -40,6 +43,8 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
         extra = self.docs_headers if self.docs_path and scope["path"] == self.docs_path else self.headers
+        if scope["path"].startswith(PRIVATE_PREFIXES):
+            extra = {**extra, **NO_STORE}
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":

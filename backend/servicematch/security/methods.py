@@ -50,19 +50,26 @@ def is_fallback(route: BaseRoute) -> bool:
     return any(getattr(leaf, "path", "").endswith(":path}") for leaf in leaf_routes([route]))
 
 
+class SpecificRoutes:
+    """The app's routes but its catch-alls, for middleware that must know which route a path names."""
+
+    def __init__(self, routes: list[BaseRoute]) -> None:
+        self._app_routes = routes
+        self._specific: list[BaseRoute] | None = None
+
+    def __call__(self) -> list[BaseRoute]:
+        # Read at the first request, once every router has been included.
+        if self._specific is None:
+            self._specific = [route for route in leaf_routes(self._app_routes) if not is_fallback(route)]
+        return self._specific
+
+
 class MethodNotAllowed:
     """405 with Allow when a route knows the path but not the method (instead of a catch-all's 404)."""
 
     def __init__(self, app: ASGIApp, *, routes: list[BaseRoute]) -> None:
         self.app = app
-        self._app_routes = routes
-        self._specific: list[BaseRoute] | None = None
-
-    def specific_routes(self) -> list[BaseRoute]:
-        # Read at the first request, once every router has been included.
-        if self._specific is None:
-            self._specific = [route for route in leaf_routes(self._app_routes) if not is_fallback(route)]
-        return self._specific
+        self.specific_routes = SpecificRoutes(routes)
 
     def allowed_methods(self, scope: Scope) -> set[str] | None:
         """None when some route takes this request; else the methods the path's routes take."""

@@ -29,8 +29,8 @@ NOT_BUILT = (
 
 def _resolve_file(static_dir: Path, path: str) -> Path | None:
     """The file under static_dir named by a URL path, refusing anything that escapes it."""
-    if not path:
-        return None
+    if not path or any(part.startswith(".") for part in path.split("/")):
+        return None  # dot-files and dot-folders (.vite/manifest.json) are the build's, not the site's
     candidate = (static_dir / path).resolve()
     root = static_dir.resolve()
     if root not in candidate.parents or not candidate.is_file() or candidate.suffix == ".html":

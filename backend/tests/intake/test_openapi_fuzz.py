@@ -1,16 +1,24 @@
 """Schemathesis against /openapi.json, in process, with every check it has (`--checks all`):
 no 5xx, answers within the schema, wrong methods refused, bad data refused, auth honoured.
-The whole schema is covered, the admin API included (with its token)."""
+The whole schema is covered, the admin API included (with its token) and the console's
+(signed in as an admin, with the session's CSRF token)."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 import schemathesis
+from argon2 import PasswordHasher, profiles
+from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis.checks import load_all_checks
 from schemathesis.generation.modes import GenerationMode
 from schemathesis.specs.openapi.checks import positive_data_acceptance
+
+from servicematch.console import accounts
+from servicematch.console.sessions import COOKIE_NAME, CSRF_HEADER
 
 load_all_checks()
 # Few examples per operation and mode, so the whole schema stays a matter of seconds per mode.
@@ -27,12 +35,22 @@ BEYOND_THE_SCHEMA = {
     "POST /api/privacy/one-click": "signed token",
     # either an e-mail address or a phone number (the schema has both optional)
     "POST /api/privacy/requests": "e-mail or phone",
+    # the same catalogue rules as the admin API's
+    "POST /api/console/providers": "catalogue", "PATCH /api/console/providers/{provider_id}": "catalogue",
+    # a page's cursor must be one the previous page gave (its form alone is in the schema)
+    "GET /api/console/leads": "cursor", "GET /api/console/deliveries": "cursor",
+    # a dashboard's range runs forwards and spans at most 366 days
+    "GET /api/console/dashboard": "date range",
 }
+ADMIN_PASSWORD = "fuzz admin password 0123456789"
+SIGN_OUT = "DELETE /api/console/session"
 
 
 @pytest.fixture
 def settings_for_fuzz(settings):
-    return settings.model_copy(update={"admin_token": ADMIN_TOKEN})
+    # Sign-in failures are not throttled here: fuzzed sign-ins come by the hundred from one address.
+    return settings.model_copy(update={"admin_token": ADMIN_TOKEN, "console_signin_failures_per_account": 10**9,
+                                       "console_signin_failures_per_address": 10**9})
 
 
 @pytest.fixture
@@ -50,20 +68,48 @@ def fuzzed_app(settings_for_fuzz):
     application.state.engine.dispose()
 
 
+@pytest.fixture
+def signed_in(fuzzed_app, monkeypatch):
+    """Headers of an admin signed in to the console, next to the admin API's token; call
+    `signed_in.again()` after the session was ended."""
+    monkeypatch.setattr(accounts, "_hasher", PasswordHasher.from_parameters(profiles.CHEAPEST))
+    email = f"fuzz-admin-{uuid.uuid4().hex[:8]}@example.com"
+    with fuzzed_app.state.session_factory() as session:
+        accounts.add_operator(session, email=email, role="admin", password=ADMIN_PASSWORD)
+        session.commit()
+    headers = SignedIn(fuzzed_app, email)
+    headers.again()
+    return headers
+
+
+class SignedIn(dict):
+    def __init__(self, app, email: str) -> None:
+        super().__init__(AUTH)
+        self.app, self.email = app, email
+
+    def again(self) -> None:
+        with TestClient(self.app) as client:
+            answer = client.post("/api/console/session", json={"email": self.email, "password": ADMIN_PASSWORD})
+            assert answer.status_code == 200, answer.text
+            self.update({"Cookie": f"{COOKIE_NAME}={client.cookies[COOKIE_NAME]}",
+                         CSRF_HEADER: answer.json()["csrfToken"]})
+
+
 def operations(app) -> list:
     schema = schemathesis.openapi.from_asgi("/openapi.json", app)
     return [result.ok() for result in schema.get_all_operations()]
 
 
-def test_the_schema_covers_intake_and_admin(fuzzed_app):
+def test_the_schema_covers_intake_admin_and_console(fuzzed_app):
     labels = {operation.label for operation in operations(fuzzed_app)}
     assert {"POST /api/validate", "POST /api/submit-form", "POST /api/call-submit",
-            "GET /api/admin/providers", "PATCH /api/admin/providers/{provider_id}"} <= labels
+            "GET /api/admin/providers", "PATCH /api/admin/providers/{provider_id}", "GET /api/console/leads",
+            "POST /api/console/deliveries/retry", "GET /api/console/leads.csv", SIGN_OUT} <= labels
 
 
 # Each generation mode: conforming requests, then requests built to break the schema.
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
-def test_every_operation_passes_every_check(fuzzed_app, mode):
+def test_every_operation_passes_every_check(fuzzed_app, signed_in, mode):
     failed: dict[str, str] = {}
     for operation in operations(fuzzed_app):
 
@@ -75,7 +121,9 @@ def test_every_operation_passes_every_check(fuzzed_app, mode):
             excluded = [positive_data_acceptance] if case.operation.label in BEYOND_THE_SCHEMA else []
             # A generous timeout: the first address lookup loads the ZIP directory, and on a
             # loaded machine that outlasts the default and would read as a flaky failure.
-            case.call_and_validate(headers=AUTH, excluded_checks=excluded, timeout=120)
+            case.call_and_validate(headers=dict(signed_in), excluded_checks=excluded, timeout=120)
+            if case.operation.label == SIGN_OUT:
+                signed_in.again()
 
         try:
             call()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from privacy_support import (
     CONTACT,
     code_in,
@@ -199,3 +200,22 @@ def test_codes_for_one_contact_are_throttled_and_bad_input_gets_a_clear_422(clie
         assert refused.status_code == 422 and field in refused.json()["fields"], (body, refused.text)
     unknown = client.post("/api/privacy/requests/not-a-request/verify", json={"code": "123456"})
     assert unknown.status_code == 404 and "start again" in unknown.json()["error"]
+
+
+@pytest.mark.parametrize("request_id", ["x%00", "x%1Fy", "%E2%80%A8"])
+def test_a_request_id_with_control_characters_is_refused_by_name(client, request_id):
+    answer = client.post(f"/api/privacy/requests/{request_id}/verify", json={"code": "123456"})
+    assert answer.status_code == 422
+    assert list(answer.json()["fields"]) == ["request_id"]
+
+
+@pytest.mark.parametrize(("path", "body", "field"), [
+    ("/api/privacy/requests", {"kind": "access", "email": "a\x00@example.com"}, "email"),
+    ("/api/privacy/requests", {"kind": "correct", "email": "a@example.com", "correction": "x\x00"}, "correction"),
+    ("/api/privacy/requests/abc/verify", {"code": "12\x003456"}, "code"),
+    ("/api/privacy/stop", {"token": "t\x00"}, "token"),
+])
+def test_body_fields_with_control_characters_are_refused_by_name(client, path, body, field):
+    answer = client.post(path, json=body)
+    assert answer.status_code == 422
+    assert list(answer.json()["fields"]) == [field]

@@ -61,6 +61,45 @@ def test_each_third_party_host_is_allowed_only_while_its_setting_is_on(settings,
     assert host in directive(on, "script-src")
 
 
+def test_styles_come_from_files_only(settings):
+    # No inline <style> and no style="" attribute: only style sheets, from the site (and /docs's CDN).
+    assert directive(content_security_policy(settings), "style-src") == "style-src 'self'"
+    assert "'unsafe-inline'" not in directive(content_security_policy(settings, docs=True), "style-src")
+
+
+@pytest.mark.parametrize(("method", "path", "body"), [
+    ("GET", "/api/console/session", None), ("POST", "/api/console/session", {"email": "a@b.co", "password": "x"}),
+    ("GET", "/api/console/leads", None), ("POST", "/api/privacy/requests", {"kind": "fax"}),
+    ("POST", "/api/privacy/stop/preview", {"token": "not-a-token"}), ("GET", "/api/admin/providers", None),
+])
+def test_console_admin_and_privacy_answers_are_never_stored(client, method, path, body):
+    answer = client.request(method, path, json=body)
+    assert answer.headers["content-type"].startswith("application/json")
+    assert answer.headers["Cache-Control"] == "no-store"
+
+
+def test_public_answers_keep_their_own_caching(client):
+    assert "no-store" not in client.get("/api/catalog").headers["Cache-Control"]
+    assert "Cache-Control" not in client.get("/api/health").headers
+
+
+def test_the_build_manifest_and_other_dot_files_are_not_served(settings, static_dir, tmp_path):
+    site = tmp_path / "site"
+    (site / ".vite").mkdir(parents=True)
+    (site / "index.html").write_text((static_dir / "index.html").read_text())
+    (site / ".vite" / "manifest.json").write_text("{}")
+    (site / ".hidden.txt").write_text("secret")
+    (site / "favicon.svg").write_text("<svg/>")
+    app = create_app(settings.model_copy(update={"static_dir": site}))
+    with TestClient(app) as client:
+        for path in ("/.vite/manifest.json", "/.hidden.txt", "/assets/../.vite/manifest.json"):
+            answer = client.get(path)
+            assert "{}" != answer.text and "secret" not in answer.text, path
+            assert answer.headers["content-type"].startswith("text/html")  # the site's page, not the file
+        assert client.get("/favicon.svg").text == "<svg/>"  # files without a dot still are
+    app.state.engine.dispose()
+
+
 def test_production_sends_hsts(settings):
     production = settings.model_copy(update={"environment": "production"})
     app = create_app(production)

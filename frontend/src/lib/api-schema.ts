@@ -1363,7 +1363,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too Many Requests */
+            /** @description Too many requests from this address; Retry-After says when to come back */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1970,8 +1970,8 @@ export interface operations {
     read_dashboard_api_console_dashboard_get: {
         parameters: {
             query?: {
-                from?: string | null;
-                to?: string | null;
+                from?: string;
+                to?: string;
                 vertical?: string;
                 service?: string;
                 state?: string;
@@ -2053,7 +2053,7 @@ export interface operations {
     list_deliveries_api_console_deliveries_get: {
         parameters: {
             query?: {
-                status?: string;
+                status?: "" | "failed" | "rejected" | "pending";
                 cursor?: string | null;
                 limit?: number;
             };
@@ -2295,7 +2295,7 @@ export interface operations {
                 vertical?: string;
                 service?: string;
                 state?: string;
-                status?: string;
+                status?: "" | "pending" | "delivered" | "rejected" | "failed" | "skipped" | "unsent";
                 from?: string;
                 to?: string;
                 cursor?: string | null;
@@ -2381,7 +2381,7 @@ export interface operations {
                 vertical?: string;
                 service?: string;
                 state?: string;
-                status?: string;
+                status?: "" | "pending" | "delivered" | "rejected" | "failed" | "skipped" | "unsent";
                 from?: string;
                 to?: string;
             };
@@ -2391,13 +2391,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description One row per lead, with a header row */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "text/csv": string;
                 };
             };
             /** @description The request body could not be read */
@@ -3371,6 +3371,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests from this address; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     start_api_privacy_requests_post: {
@@ -3415,6 +3424,15 @@ export interface operations {
             };
             /** @description The request is not valid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests from this address; Retry-After says when to come back */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3475,6 +3493,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests from this address; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     stop_now_api_privacy_stop_post: {
@@ -3526,6 +3553,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests from this address; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     stop_preview_api_privacy_stop_preview_post: {
@@ -3570,6 +3606,15 @@ export interface operations {
             };
             /** @description The request is not valid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests from this address; Retry-After says when to come back */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
