@@ -11,7 +11,7 @@ from dataclasses import asdict
 import pytest
 from lighthouse_audit import ARTIFACTS_DIR, AUDITED_PATHS, audit_page
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.alone]
 
 
 @pytest.mark.parametrize("path", AUDITED_PATHS)
