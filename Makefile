@@ -14,8 +14,12 @@ DIST_PATH := $(abspath $(DIST))
 run: install build migrate
 	HOST=$(HOST) PORT=$(PORT) $(UV) run --frozen servicematch serve --no-migrate
 
+# The clock starts when make reads this file, so the total counts the install and the build.
+STARTED := $(shell date +%s)
+
 test: install build
-	bash scripts/test.sh
+	@bash scripts/test.sh; status=$$?; \
+	echo "make test: $$(( $$(date +%s) - $(STARTED) )) s in all (exit status $$status)"; exit $$status
 
 install: install-python install-frontend
 
@@ -38,9 +42,9 @@ $(TOOLS_STAMP): frontend/tools/openapi-types/package.json frontend/tools/openapi
 
 # The browser's bundles, then every public page rendered to HTML from the server's catalogue
 # export (frontend/scripts/prerender.mjs; the server sends them while its data matches).
+# scripts/build.sh reuses a cached build while none of its inputs changed.
 build: install api-types
-	cd frontend && npm run build --silent -- --outDir $(DIST_PATH) --emptyOutDir
-	$(UV) run --frozen python -m servicematch.web.site_data | (cd frontend && node scripts/prerender.mjs $(DIST_PATH))
+	bash scripts/build.sh $(DIST_PATH)
 
 # The browser's API types (frontend/src/lib/api-schema.ts, committed) from the server's OpenAPI
 # schema; backend/tests/web/test_api_types.py fails when they are out of date.

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from funnel_steps import wait_until_interactive
-from site_paths import ARTIFACTS, STATIC_DIR
+from site_paths import ARTIFACTS, STATIC_DIR, server_log
 from sqlalchemy import Engine, create_engine
 
 from servicematch.devserver import ServerDidNotStart, start_server, stop_server
@@ -48,7 +48,7 @@ def live_server(server_database_url: str) -> Iterator[str]:
         "HOST": "127.0.0.1",
         "PORT": str(port),
     }
-    log = (ARTIFACTS.mkdir(parents=True, exist_ok=True) or ARTIFACTS) / "server.log"
+    log = server_log("server")
     base_url = f"http://127.0.0.1:{port}"
     with log.open("w") as out:
         try:
@@ -132,8 +132,10 @@ def save_screenshot():
 
 def pytest_terminal_summary(terminalreporter) -> None:
     """Print the Lighthouse scores (test_lighthouse.py) at the end of the run, passed or failed."""
+    from lighthouse_audit import AUDITED_PATHS, LighthouseResult, score_table
+
     results = [
-        value
+        LighthouseResult(**value)
         for reports in (terminalreporter.stats.get("passed", []), terminalreporter.stats.get("failed", []))
         for report in reports
         if report.when == "call"
@@ -141,8 +143,6 @@ def pytest_terminal_summary(terminalreporter) -> None:
         if name == "lighthouse"
     ]
     if results:
-        from lighthouse_audit import AUDITED_PATHS, score_table
-
         results.sort(key=lambda result: AUDITED_PATHS.index(result.path))
         terminalreporter.write_sep("=", "Lighthouse scores (mobile)")
         terminalreporter.write_line(score_table(results))

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "backend" / "tests" / "delivery"))
 
 from delivery_receivers import HttpReceiver, SmtpReceiver, free_port
-from site_paths import ARTIFACTS, STATIC_DIR
+from site_paths import STATIC_DIR, server_log
 
 from servicematch.devserver import start_server
 
@@ -119,7 +119,7 @@ def start_privacy_server(*, backend: str, workdir: Path, static_dir: Path, log: 
 def serve(backend: str, tmp_path_factory) -> Iterator[PrivacyServer]:
     """For a module-scoped fixture: one server per database backend, stopped after the module."""
     server = start_privacy_server(backend=backend, workdir=tmp_path_factory.mktemp("privacy"),
-                                  static_dir=STATIC_DIR, log=ARTIFACTS / f"privacy-server-{backend}.log")
+                                  static_dir=STATIC_DIR, log=server_log(f"privacy-server-{backend}"))
     yield server
     server.stop()
 

@@ -28,5 +28,21 @@ ensure_postgres
 echo "== frontend unit tests (vitest)"
 (cd frontend && npm test --silent)
 
-echo "== backend, API and browser tests (pytest, SQLite and PostgreSQL)"
-python3 -m uv run --frozen pytest --durations=15 "$@"
+# pytest exits 5 when it selects no test; only both halves selecting none is a failure.
+pytest_status() {
+  local parallel=$1 alone=$2
+  if (( parallel == 5 && alone == 5 )); then return 5; fi
+  for status in "$parallel" "$alone"; do
+    if (( status != 0 && status != 5 )); then return "$status"; fi
+  done
+  return 0
+}
+
+# pytest-xdist workers; SERVICEMATCH_TEST_WORKERS=0 runs every test in this one process.
+workers=${SERVICEMATCH_TEST_WORKERS:-3}
+parallel=0 alone=0
+echo "== backend, API and browser tests (pytest, SQLite and PostgreSQL, $workers workers)"
+python3 -m uv run --frozen pytest -n "$workers" -m "not alone" --durations=15 "$@" || parallel=$?
+echo "== tests timing the pages (Lighthouse), one at a time on a machine the other tests left idle"
+python3 -m uv run --frozen pytest -m alone --durations=5 "$@" || alone=$?
+pytest_status "$parallel" "$alone"
