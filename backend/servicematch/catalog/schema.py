@@ -160,7 +160,16 @@ class SiteContent(CatalogModel):
 
     defaultTcpaText: str = Field(min_length=1)
     baseFields: list[FieldDefinition]
-    states: list[dict[Literal["value", "label"], str]] = Field(min_length=50, max_length=50)
+    # The 50 states and the District of Columbia.
+    states: list[dict[Literal["value", "label"], str]] = Field(min_length=51, max_length=51)
+
+    @model_validator(mode="after")
+    def _state_field_offers_every_state(self) -> SiteContent:
+        codes = [state["value"] for state in self.states]
+        for definition in self.baseFields:
+            if definition.id == "state" and sorted(definition.options or []) != sorted(codes):
+                raise ValueError("the state field's options must be the codes of `states`")
+        return self
 
 
 class Catalog(CatalogModel):
