@@ -74,7 +74,7 @@ def test_address_suggestions_work_by_keyboard(page: Page):
     expect(suggestions.first).to_have_attribute("aria-selected", "true")
     address.press("Enter")
     expect(page.get_by_role("listbox")).to_be_hidden()
-    expect(address).to_have_value(re.compile(r"^Springfield, IL 62\d{3}$"))
+    expect(address).to_have_value("Springfield, IL")
 
 
 def test_category_page_features_the_first_three_services(page: Page, save_screenshot):
