@@ -2,7 +2,7 @@
 
 Starts the server as `make run` does, opens every page type of the site in Chromium, waits
 for the network to go idle (the page and the chunks its route needs have loaded), and adds
-up the gzip size of every script and stylesheet fetched on the way. Writes the table to the
+up the bytes of every script and stylesheet fetched on the way, as sent (gzip). Writes the table to the
 "Page weight" section of docs/benchmarks.md.
 
     uv run python bench/page_weight.py [--static-dir frontend/dist] [--no-report]
@@ -11,7 +11,6 @@ up the gzip size of every script and stylesheet fetched on the way. Writes the t
 from __future__ import annotations
 
 import argparse
-import gzip
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -50,12 +49,9 @@ class PageWeight:
     css_bytes: int
 
 
-def gzip_size(body: bytes) -> int:
-    return len(gzip.compress(body, compresslevel=9))
-
-
 def measure_page(*, page: Page, url: str, path: str) -> PageWeight:
-    """Load one page until the network is idle and sum its scripts and stylesheets, gzipped."""
+    """Load one page until the network is idle and sum its scripts and stylesheets as they came
+    over the wire (the server's gzip, or the plain bytes of a file it sends uncompressed)."""
     responses = []
 
     def record(response) -> None:
@@ -65,9 +61,9 @@ def measure_page(*, page: Page, url: str, path: str) -> PageWeight:
     page.on("response", record)
     page.goto(url + path, wait_until="networkidle")
     page.remove_listener("response", record)
-    # Bodies are read once the page is idle: read inside the event handler, a body still
-    # streaming could fail there, and the handler's error would drop the file from the sum.
-    fetched = [(response.request.resource_type, gzip_size(response.body())) for response in responses]
+    # Sizes are read once the page is idle, when every body has arrived.
+    fetched = [(response.request.resource_type, response.request.sizes()["responseBodySize"])
+               for response in responses]
     scripts = [size for kind, size in fetched if kind == "script"]
     styles = [size for kind, size in fetched if kind == "stylesheet"]
     return PageWeight(path, len(scripts), sum(scripts), len(styles), sum(styles))
@@ -102,7 +98,7 @@ def report(weights: list[PageWeight], static_dir: Path) -> str:
     built = static_dir.relative_to(ROOT) if static_dir.is_relative_to(ROOT) else static_dir
     return f"""
 Scripts and stylesheets each page downloads until the network is idle (the route's chunks
-included), in KB after `gzip -9`, in a fresh Chromium profile at phone size. The catalogue
+included), in KB as they came over the wire (gzip), in a fresh Chromium profile at phone size. The catalogue
 JSON and the HTML are not counted.
 
 - Run: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {machine_description()}; site built in `{built}`

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from itertools import count
 
 import httpx
@@ -13,6 +14,9 @@ from sqlalchemy import text
 
 BASE_STEP = 98
 PHONE_STEP = 99
+# Inside and outside the call centre's hours (9 AM to 6 PM in New York): 10 AM and 7 PM EST.
+CALL_CENTRE_OPEN = datetime(2026, 1, 15, 15, 0, tzinfo=UTC)
+CALL_CENTRE_CLOSED = datetime(2026, 1, 16, 0, 0, tzinfo=UTC)
 _unique = count(1)
 
 

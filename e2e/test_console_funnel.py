@@ -6,7 +6,7 @@ import time
 
 import pytest
 from console_support import WAIT_SECONDS, ConsoleClient, create_operators, sign_in
-from funnel_steps import Contact, advance_to, complete_steps, lead_form_steps, service_config
+from funnel_steps import CALL_CENTRE_OPEN, Contact, advance_to, complete_steps, lead_form_steps, service_config
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -103,6 +103,7 @@ def call_clicks(client: ConsoleClient, slug: str) -> int:
 def test_a_tap_on_the_number_to_call_is_counted(page: Page, analyst_api: ConsoleClient):
     slug = "final-expense-ib"
     before = call_clicks(analyst_api, slug)
+    page.clock.set_fixed_time(CALL_CENTRE_OPEN)
     page.goto(f"/call/{slug}")
     number = page.get_by_role("link", name="(888) 555-0142")
     # A tel: link hands over to the phone app; the page itself stays, so stop the hand-over here.

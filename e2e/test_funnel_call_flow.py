@@ -6,6 +6,8 @@ from datetime import date
 
 import pytest
 from funnel_steps import (
+    CALL_CENTRE_CLOSED,
+    CALL_CENTRE_OPEN,
     Contact,
     advance_to,
     call_flow_steps,
@@ -25,6 +27,7 @@ def test_call_flow_ends_on_call_thanks_and_is_stored(page: Page, live_server: st
     service = service_config(live_server, "final-expense-ib")
     steps = call_flow_steps(service)
     before = len(stored_leads(server_engine, "final-expense-ib"))
+    page.clock.set_fixed_time(CALL_CENTRE_OPEN)
     page.goto("/call/final-expense-ib")
     expect(page.get_by_role("heading", name=service["title"], level=1)).to_be_visible()
     complete_steps(page, steps, Contact(), screenshot=save_screenshot, name="call")
@@ -38,12 +41,47 @@ def test_call_flow_ends_on_call_thanks_and_is_stored(page: Page, live_server: st
     expect(page.get_by_text("Call before 6 PM ET to claim your coverage:")).to_be_visible()
     expect(page.get_by_role("link", name=service["ringbaPhoneNumber"])).to_have_attribute("href", "tel:+18885550142")
     expect(page.get_by_text("Current Wait Time: 1 Minute")).to_be_visible()
-    expect(page.get_by_text("3 Agents Available - Enrollment Ends @ 6PM EST")).to_be_visible()
+    expect(page.get_by_text("3 Agents Available - Enrollment Ends @ 6 PM ET")).to_be_visible()
+    expect(page.get_by_role("contentinfo")).to_contain_text(service["disclaimer"])
     save_screenshot(page, "call-thanks")
 
     leads = stored_leads(server_engine, "final-expense-ib")
     assert len(leads) == before + 1
     assert leads[-1]["flow"] == "call"
+
+
+def test_outside_the_call_centre_hours_the_visitor_is_told_when_to_call(page: Page, live_server: str,
+                                                                        save_screenshot):
+    service = service_config(live_server, "final-expense-ib")
+    page.clock.set_fixed_time(CALL_CENTRE_CLOSED)
+    page.goto("/call/final-expense-ib")
+    aside = page.get_by_role("complementary", name="Talk to an agent")
+    expect(aside).to_contain_text("Our licensed agents take calls from 9 AM to 6 PM ET, every day.")
+    expect(page.get_by_role("link", name=service["ringbaPhoneNumber"])).to_have_count(0)
+    complete_steps(page, call_flow_steps(service), Contact())
+    expect(page.get_by_role("heading", name="Success! You've been pre-qualified for up to $25,000 in final "
+                                            "expense coverage for your loved ones.")).to_be_visible(timeout=25_000)
+    expect(page.get_by_text("They are closed now and answer again at 9 AM ET tomorrow.", exact=False)).to_be_visible()
+    expect(page.get_by_text("Current Wait Time", exact=False)).to_have_count(0)
+    expect(page.get_by_text(service["ringbaPhoneNumber"])).to_have_count(0)
+    expect(page.get_by_role("contentinfo")).to_contain_text(service["disclaimer"])
+    save_screenshot(page, "call-thanks-closed")
+
+
+def test_a_disqualified_visitor_is_not_offered_the_number(page: Page, live_server: str, save_screenshot):
+    service = service_config(live_server, "final-expense-ib")
+    page.clock.set_fixed_time(CALL_CENTRE_OPEN)
+    page.goto("/call/final-expense-ib")
+    number = page.get_by_role("link", name=service["ringbaPhoneNumber"])
+    expect(number).to_be_visible()
+    advance_to(page, call_flow_steps(service), 1)
+    page.get_by_role("radio", name="Under 50", exact=True).click()
+    expect(page.get_by_role("heading", name="We're sorry...")).to_be_visible()
+    expect(number).to_have_count(0)
+    expect(page.get_by_text(service["phoneCallToAction"])).to_have_count(0)
+    save_screenshot(page, "call-sorry")
+    page.get_by_role("button", name="Go Back").click()
+    expect(number).to_be_visible()
 
 
 def test_age_outside_the_bounds_goes_to_disqualified(page: Page, live_server: str):

@@ -12,6 +12,7 @@ from funnel_steps import (
     advance_to,
     configure_public,
     expect_step,
+    fill_field,
     lead_form_steps,
     service_config,
 )
@@ -160,3 +161,29 @@ def test_recaptcha_without_a_token_stops_the_submission(page: Page, live_server:
     expect(page.get_by_role("alert")).to_have_text("reCAPTCHA verification failed. Please try again.")
     expect(page.get_by_role("button", name="Submit")).to_be_enabled()
     assert submitted == []
+
+
+def test_a_zip_in_another_state_is_explained_on_the_address_step(page: Page, live_server: str):
+    steps = open_contact_step(page, live_server)
+    answer_contact = Contact(state="TX", zip="90210")
+    for f in steps[-2]:
+        fill_field(page, f, answer_contact)
+    page.get_by_role("button", name="Next").click()
+    expect(field_error(page, "ZIP Code")).to_have_text("90210 is in California, not Texas")
+    expect(field_error(page, "ZIP Code")).to_be_in_viewport()
+    expect_step(page, len(steps) - 1, len(steps))
+    page.get_by_label("ZIP Code", exact=True).fill("78701")
+    page.get_by_role("button", name="Next").click()
+    expect(page.get_by_label("Phone Number Verification")).to_be_visible()
+
+
+def test_a_washington_dc_address_fills_the_state(page: Page, live_server: str):
+    steps = open_contact_step(page, live_server)
+    state = page.get_by_label("State", exact=True)
+    expect(state.get_by_role("option", name="District of Columbia")).to_have_count(1)
+    dc = Contact(address1="1600 Pennsylvania Ave NW", city="Washington", state="DC", zip="20500")
+    for f in steps[-2]:
+        fill_field(page, f, dc)
+    expect(state).to_have_value("DC")
+    page.get_by_role("button", name="Next").click()
+    expect(page.get_by_label("Phone Number Verification")).to_be_visible()

@@ -1,4 +1,4 @@
-"""The budget of issues 6 and 10: what a service page needs before it is interactive, in gzip bytes."""
+"""The budget of issues 6 and 10: what a service page needs before it is interactive, in bytes as sent (gzip)."""
 
 from __future__ import annotations
 

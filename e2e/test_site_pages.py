@@ -74,7 +74,7 @@ def test_address_suggestions_work_by_keyboard(page: Page):
     expect(suggestions.first).to_have_attribute("aria-selected", "true")
     address.press("Enter")
     expect(page.get_by_role("listbox")).to_be_hidden()
-    expect(address).to_have_value(re.compile(r"^Springfield, IL 62\d{3}$"))
+    expect(address).to_have_value("Springfield, IL")
 
 
 def test_category_page_features_the_first_three_services(page: Page, save_screenshot):
@@ -104,7 +104,8 @@ def test_service_page_sections_and_state_links(page: Page, save_screenshot):
         expect(page.get_by_role("heading", name=reason, level=3)).to_be_visible()
     expect(page.get_by_role("region", name="How It Works").get_by_role("listitem")).to_have_count(3)
     states = page.get_by_role("region", name="Available in All 50 States").get_by_role("link")
-    expect(states).to_have_count(50)
+    expect(states).to_have_count(51)
+    expect(states.filter(has_text="HVAC in District of Columbia")).to_have_attribute("href", "/services/hvac/dc")
     expect(states.filter(has_text="HVAC in Texas")).to_have_attribute("href", "/services/hvac/tx")
     expect(page.get_by_test_id("service-disclaimer")).to_contain_text("independent third-party contractors")
     hero = page.get_by_role("heading", name="Get Free HVAC Quotes From Local Pros", level=1)

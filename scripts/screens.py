@@ -17,6 +17,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 from PIL import Image
@@ -34,7 +35,13 @@ THANK_YOU_STATE = {
     "providers": ["Lone Star Roofing", "Capitol City Exteriors"],
     "serviceName": "Roofing",
 }
-CALL_THANKS_STATE = {"phoneNumber": "(888) 555-0142", "callToAction": "Speak with a licensed agent today."}
+CALL_THANKS_STATE = {
+    "phoneNumber": "(888) 555-0142", "callToAction": "Speak with a licensed agent today.",
+    "service": "final-expense-ib", "vertical": "insurance",
+    "callHours": {"timeZone": "America/New_York", "zoneLabel": "ET", "opens": "09:00", "closes": "18:00"},
+}
+# The browser's clock in every screenshot: 10 AM in New York, while the call centre answers.
+SCREEN_TIME = datetime(2026, 1, 15, 15, 0, tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -101,6 +108,7 @@ def running_server(static_dir: Path) -> Iterator[str]:
 
 def open_screen(page: Page, base_url: str, screen: Screen) -> None:
     """Open the page as a visitor reaches it, with navigation state when it needs some."""
+    page.clock.set_fixed_time(SCREEN_TIME)
     if screen.state is None:
         page.goto(base_url + screen.path)
     else:

@@ -56,12 +56,12 @@ class ZipDirectory:
             found.append(self._by_zip[zip_code])
         return found
 
-    def by_city_prefix(self, city: str, *, state: str | None, limit: int) -> list[ZipEntry]:
-        """Street-address ZIPs of cities whose name starts with `city`, the likeliest place first.
+    def places_by_prefix(self, city: str, *, state: str | None, limit: int) -> list[list[ZipEntry]]:
+        """Places (one city in one state) whose name starts with `city`, the likeliest first, each
+        with its street-address ZIPs.
 
         Exact names come before longer ones; among places of the same name, the one with more
-        ZIPs (a proxy for its size: Austin TX before Austin MN) comes first. The places then
-        take turns, so a visitor in a smaller place of the same name still sees theirs."""
+        ZIPs (a proxy for its size: Austin TX before Austin MN) comes first."""
         prefix = city_key(city)
         if not prefix:
             return []
@@ -74,19 +74,7 @@ class ZipDirectory:
                 continue
             places.setdefault((key, entry_state), []).append(entry)
         ranked = sorted(places.items(), key=lambda item: (item[0][0] != prefix, -len(item[1]), item[0]))
-        return _take_turns([entries for _place, entries in ranked], limit=limit)
-
-
-def _take_turns(groups: list[list[ZipEntry]], *, limit: int) -> list[ZipEntry]:
-    """The first of each group, then the second of each, ... up to `limit`."""
-    found: list[ZipEntry] = []
-    for round_index in range(max((len(group) for group in groups), default=0)):
-        for group in groups:
-            if len(found) >= limit:
-                return found
-            if round_index < len(group):
-                found.append(group[round_index])
-    return found
+        return [entries for _place, entries in ranked[:limit]]
 
 
 @lru_cache(maxsize=1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -89,6 +90,26 @@ class Testimonial(CatalogModel):
     location: str = Field(min_length=1)
 
 
+class CallHours(CatalogModel):
+    """When a call flow's call centre answers, every day, in its own time zone: the number to call
+    is shown only then."""
+
+    timeZone: str = Field(description="IANA name, e.g. America/New_York")
+    zoneLabel: str = Field(min_length=1, description="How visitors name the zone, e.g. ET")
+    opens: str = Field(pattern=r"^([01]\d|2[0-3]):[0-5]\d$", description="24-hour HH:MM")
+    closes: str = Field(pattern=r"^([01]\d|2[0-3]):[0-5]\d$", description="24-hour HH:MM, after opens")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> CallHours:
+        try:
+            ZoneInfo(self.timeZone)
+        except (ZoneInfoNotFoundError, ValueError) as error:
+            raise ValueError(f"unknown time zone {self.timeZone!r}") from error
+        if self.opens >= self.closes:
+            raise ValueError("a call centre closes after it opens")
+        return self
+
+
 class ServiceConfig(CatalogModel):
     """One service's configuration and questionnaire (spec section 3)."""
 
@@ -106,6 +127,7 @@ class ServiceConfig(CatalogModel):
     ringbaPhoneNumber: str = ""
     ringbaJSid: str = ""
     phoneCallToAction: str = ""
+    callHours: CallHours | None = None
     includeBaseFields: bool = True
     fields: list[FieldDefinition] = Field(min_length=1)
     hiddenParams: HiddenParams
@@ -127,6 +149,8 @@ class ServiceConfig(CatalogModel):
             raise ValueError(f"service {self.id!r}: hiddenParams.vertical must be {self.vertical!r}")
         if self.flow == "call" and not self.ringbaPhoneNumber:
             raise ValueError(f"service {self.id!r}: a call flow needs ringbaPhoneNumber")
+        if self.flow == "call" and not self.callHours:
+            raise ValueError(f"service {self.id!r}: a call flow needs callHours")
         if self.flow == "form":
             early = [f.id for f in self.fields if f.step is not None and f.step < 2]
             if early:
@@ -160,7 +184,16 @@ class SiteContent(CatalogModel):
 
     defaultTcpaText: str = Field(min_length=1)
     baseFields: list[FieldDefinition]
-    states: list[dict[Literal["value", "label"], str]] = Field(min_length=50, max_length=50)
+    # The 50 states and the District of Columbia.
+    states: list[dict[Literal["value", "label"], str]] = Field(min_length=51, max_length=51)
+
+    @model_validator(mode="after")
+    def _state_field_offers_every_state(self) -> SiteContent:
+        codes = [state["value"] for state in self.states]
+        for definition in self.baseFields:
+            if definition.id == "state" and sorted(definition.options or []) != sorted(codes):
+                raise ValueError("the state field's options must be the codes of `states`")
+        return self
 
 
 class Catalog(CatalogModel):

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
+from servicematch.address.directory import load_directory
 from servicematch.address.parsing import parse_query
 from servicematch.catalog.loader import CatalogIndex
 from servicematch.catalog.schema import FieldDefinition, ServiceConfig
@@ -43,6 +44,16 @@ def start_year(cq1: str, *, today: date) -> str:
         return str(today.year)
     match = _YEARS_AGO.fullmatch(cq1)
     return str(today.year - int(match.group(1))) if match else ""
+
+
+def zip_outside_state(zip_code: str, state: str, *, state_names: dict[str, str]) -> str | None:
+    """Where a ZIP is, when that is not the state given ("90210 is in California, not Texas").
+
+    A ZIP the bundled directory does not know is left to the buyer: the data may be older than it."""
+    entry = load_directory().get(zip_code)
+    if entry is None or not state or entry.state == state:
+        return None
+    return f"{zip_code} is in {state_names.get(entry.state, entry.state)}, not {state_names.get(state, state)}"
 
 
 def _is_birth_date(definition: FieldDefinition) -> bool:
@@ -151,8 +162,13 @@ def check_lead_form(*, index: CatalogIndex, service: ServiceConfig, submission: 
             errors[definition.id] = error
         _store_answer(checked, definition, definition.mapping, value)
         answered.append((definition, value))
-    if "state" in checked.contact and checked.contact["state"] not in {s["value"] for s in index.catalog.site.states}:
+    state_names = {s["value"]: s["label"] for s in index.catalog.site.states}
+    if "state" in checked.contact and checked.contact["state"] not in state_names:
         errors.setdefault("state", NOT_AN_OPTION)
+    if not {"zip", "state"} & set(errors):
+        elsewhere = zip_outside_state(checked.contact["zip"], checked.contact["state"], state_names=state_names)
+        if elsewhere:
+            errors["zip"] = elsewhere
     derived = {"cq20"} if service.cid == START_YEAR_CID else set()
     answer_keys = {key for key in consumer if key.startswith("cq") or key == "dob"}
     for key in sorted(answer_keys - set(mappings) - derived):
@@ -174,8 +190,10 @@ def _contact_key(definition: FieldDefinition) -> str | None:
     return {"given-name": "first", "family-name": "last"}.get(definition.autoComplete or "")
 
 
-def check_call_flow(*, service: ServiceConfig, submission: CallFlowSubmission, today: date) -> CheckedLead:
+def check_call_flow(*, index: CatalogIndex, service: ServiceConfig, submission: CallFlowSubmission,
+                    today: date) -> CheckedLead:
     """Check call-flow answers (field id -> string) against the service's fields."""
+    state_names = {s["value"]: s["label"] for s in index.catalog.site.states}
     checked = CheckedLead(service=service, flow="call", contact={key: "" for key in CONTACT_KEYS})
     known = {definition.id for definition in service.fields}
     errors = {key: NOT_A_QUESTION for key in sorted(set(submission.answers) - known)}
@@ -192,6 +210,9 @@ def check_call_flow(*, service: ServiceConfig, submission: CallFlowSubmission, t
             parsed = parse_query(value)
             checked.contact.update(address1=parsed.street, city=parsed.city, state=parsed.state or "",
                                    zip=parsed.zip or "")
+            elsewhere = zip_outside_state(parsed.zip or "", parsed.state or "", state_names=state_names)
+            if elsewhere and not error:
+                errors[definition.id] = elsewhere
         else:
             _store_answer(checked, definition, definition.mapping or definition.id, value)
     return _finish(checked, answered, errors, today=today)

@@ -79,7 +79,7 @@ async def call_submit(submission: CallFlowSubmission, request: Request, settings
     parsed = Submission(
         body=submission.model_dump(mode="json"), recaptcha_token=submission.recaptchaToken,
         click=submission.click, is_test=False,
-        check=lambda today: check_call_flow(service=service, submission=submission, today=today),
+        check=lambda today: check_call_flow(index=index, service=service, submission=submission, today=today),
     )
     return _accepted(await accept(store=store, settings=settings, submission=parsed,
                                   sender=_sender(request, settings, parsed)))

@@ -14,22 +14,29 @@ def suggest(query: str, limit: int = 6) -> list[dict]:
 def test_a_city_without_a_state_puts_the_largest_place_first():
     suggestions = suggest("500 Congress Ave Austin")
     assert suggestions[0]["state"] == "TX"
-    assert suggestions[0]["label"].startswith("500 Congress Ave, Austin, TX 787")
+    assert suggestions[0]["label"] == "500 Congress Ave, Austin, TX"
     # Other Austins still follow, one each, so a visitor elsewhere finds theirs.
     assert {s["state"] for s in suggestions} >= {"TX", "MN"}
 
 
+def test_one_street_is_never_offered_with_several_zips():
+    for query in ("500 Congress Ave, Austin, TX", "1600 Pennsylvania Ave NW, Washington", "12 Main St Springfield"):
+        suggestions = suggest(query, limit=20)
+        places = [(s["address1"], s["city"], s["state"]) for s in suggestions]
+        assert suggestions and len(places) == len(set(places)), query
+
+
 def test_the_typed_state_narrows_the_city():
     suggestions = suggest("500 Congress Ave Austin TX")
-    assert suggestions and {(s["city"], s["state"]) for s in suggestions} == {("Austin", "TX")}
-    assert all(s["address1"] == "500 Congress Ave" for s in suggestions)
+    # Austin has dozens of ZIPs and the data cannot tell which one the street is in: none is guessed.
+    assert suggestions == [{"label": "500 Congress Ave, Austin, TX", "address1": "500 Congress Ave",
+                            "city": "Austin", "state": "TX", "zip": ""}]
 
 
 def test_washington_dc_is_a_place():
     suggestions = suggest("1600 Pennsylvania Ave NW, Washington, DC")
-    assert suggestions and {s["state"] for s in suggestions} == {"DC"}
+    assert suggestions[0]["label"] == "1600 Pennsylvania Ave NW, Washington, DC"
     assert (suggestions[0]["city"], suggestions[0]["address1"]) == ("Washington", "1600 Pennsylvania Ave NW")
-    assert suggestions[0]["label"].startswith("1600 Pennsylvania Ave NW, Washington, DC 20")
     exact = suggest("1600 Pennsylvania Ave NW, Washington, DC 20500")
     assert [s["label"] for s in exact] == ["1600 Pennsylvania Ave NW, Washington, DC 20500"]
 

@@ -5,7 +5,8 @@ def test_catalog_lists_every_category_and_service(client):
     body = client.get("/api/catalog").json()
     assert [c["id"] for c in body["categories"]] == ["services", "legal", "insurance", "financial"]
     assert len(body["services"]) == 23
-    assert len(body["site"]["states"]) == 50
+    assert len(body["site"]["states"]) == 51
+    assert {"value": "DC", "label": "District of Columbia"} in body["site"]["states"]
     assert "ServiceMatch" in body["site"]["defaultTcpaText"]
     assert body["config"]["brandName"] == "ServiceMatch"
 

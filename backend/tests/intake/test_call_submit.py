@@ -102,6 +102,19 @@ def test_answers_are_checked_like_the_form(client, final_expense):
     }}
 
 
+def test_an_address_whose_zip_is_in_another_state_is_refused(client, final_expense):
+    address = next(d for d in final_expense.fields if d.type == "address")
+    response = submit(client, call_flow_payload(final_expense, **{address.id: "500 Congress Ave, Austin, TX 90210"}))
+    assert response.status_code == 422
+    assert response.json()["fields"] == {address.id: "90210 is in California, not Texas"}
+
+
+def test_a_washington_dc_address_is_accepted(client, final_expense):
+    address = next(d for d in final_expense.fields if d.type == "address")
+    payload = call_flow_payload(final_expense, **{address.id: "1600 Pennsylvania Ave NW, Washington, DC 20500"})
+    assert submit(client, payload).status_code == 202
+
+
 def test_an_optional_question_may_be_left_out(client, final_expense):
     optional = next(d for d in final_expense.fields if not d.required)
     payload = call_flow_payload(final_expense)

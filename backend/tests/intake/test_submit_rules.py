@@ -85,6 +85,21 @@ def test_contact_details_follow_the_validation_rules(client, index, key, value, 
     assert refused(client, payload)["fields"] == {key: message}
 
 
+def test_a_washington_dc_address_is_accepted(client, index):
+    payload = lead_form_payload(service(index, "services", "roofing"), address1="1600 Pennsylvania Ave NW",
+                                city="Washington", state="DC", zip="20500")
+    assert client.post("/api/submit-form", json=payload).status_code == 202
+
+
+@pytest.mark.parametrize(("state", "zip_code", "message"), [
+    ("TX", "90210", "90210 is in California, not Texas"),
+    ("VA", "20500", "20500 is in District of Columbia, not Virginia"),
+])
+def test_a_zip_outside_its_state_is_refused_with_where_it_is(client, index, state, zip_code, message):
+    payload = lead_form_payload(service(index, "services", "gutters"), state=state, zip=zip_code)
+    assert refused(client, payload) == {"error": FIX, "fields": {"zip": message}}
+
+
 def test_a_choice_must_be_one_of_its_options(client, index):
     hvac = service(index, "services", "hvac")
     question = next(d for d in hvac.fields if d.options)

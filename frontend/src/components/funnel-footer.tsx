@@ -1,4 +1,4 @@
-import { Link } from 'react-router'
+import { Link, useLocation } from 'react-router'
 import { paths } from '../app/routes'
 import { useCatalogState } from '../lib/catalog-context'
 import { findService, matchServicePath } from '../lib/service-lookup'
@@ -12,7 +12,11 @@ const linkClass =
 export function FunnelFooter({ pathname }: { pathname: string }) {
   const state = useCatalogState()
   const catalog = state.status === 'ready' ? state.catalog : null
-  const match = matchServicePath(pathname)
+  // /call-thanks names its service in the navigation state, not in its path.
+  const handed = useLocation().state as { service?: unknown; vertical?: unknown } | null
+  const match = matchServicePath(pathname) ?? (typeof handed?.service === 'string'
+    ? { slug: handed.service, vertical: typeof handed.vertical === 'string' ? handed.vertical : undefined }
+    : null)
   const service = catalog && match ? findService(catalog, match.slug, match.vertical) : undefined
   const brandName = catalog?.config.brandName ?? 'ServiceMatch'
   return (

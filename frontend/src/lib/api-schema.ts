@@ -596,6 +596,33 @@ export interface components {
             vertical: string;
         };
         /**
+         * CallHours
+         * @description When a call flow's call centre answers, every day, in its own time zone: the number to call
+         *     is shown only then.
+         */
+        CallHours: {
+            /**
+             * Closes
+             * @description 24-hour HH:MM, after opens
+             */
+            closes: string;
+            /**
+             * Opens
+             * @description 24-hour HH:MM
+             */
+            opens: string;
+            /**
+             * Timezone
+             * @description IANA name, e.g. America/New_York
+             */
+            timeZone: string;
+            /**
+             * Zonelabel
+             * @description How visitors name the zone, e.g. ET
+             */
+            zoneLabel: string;
+        };
+        /**
          * CatalogAnswer
          * @description GET /api/catalog.
          */
@@ -1082,6 +1109,7 @@ export interface components {
              * @default []
              */
             aliases: string[];
+            callHours?: components["schemas"]["CallHours"] | null;
             /**
              * Cid
              * @enum {integer}

@@ -3,7 +3,6 @@ import { useLocation, useParams } from 'react-router'
 import { AddressAutocomplete } from '../features/address/address-autocomplete'
 import { CallFlow } from '../features/call-flow/call-flow'
 import { formatAddress } from '../features/call-flow/call-steps'
-import { PhoneLink } from '../features/call-flow/phone-link'
 import { ServiceStatus } from '../components/service-status'
 import { useCatalogState } from '../lib/catalog-context'
 import type { StoredAddress } from '../lib/storage-keys'
@@ -60,13 +59,6 @@ export default function CallPage() {
           )}
         />
       </div>
-      {ready.ringbaPhoneNumber && (
-        <aside className="mt-6 rounded-xl bg-brand-50 p-4 text-center">
-          {ready.phoneCallToAction && <p className="font-semibold text-brand-900">{ready.phoneCallToAction}</p>}
-          <p className="mt-1 text-sm text-slate-700">Prefer to talk now? Call</p>
-          <PhoneLink phoneNumber={ready.ringbaPhoneNumber} pixelId={catalogState.catalog.config.pixelId} className="mt-1 text-xl" service={ready} />
-        </aside>
-      )}
     </div>
   )
 }

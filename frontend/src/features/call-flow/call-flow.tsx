@@ -14,6 +14,9 @@ import { initialValues } from '../questionnaire/steps'
 import { newRequestId, submitLead } from '../questionnaire/submit'
 import { useQuestionnaire, type QuestionnairePolicy } from '../questionnaire/use-questionnaire'
 import { firstContactFields } from '../questionnaire/validation'
+import { CallCentreClosed } from './call-centre-closed'
+import { useCallCentre } from './call-hours'
+import { PhoneLink } from './phone-link'
 import { ageDisqualification, buildCallPayload, callFlowFields, previousStepIndex } from './call-steps'
 
 // A failed send (no answer, or the server busy) is tried again with the same requestId, so the
@@ -93,6 +96,7 @@ export function CallFlow({
           jsid: service.ringbaJSid,
           service: service.id,
           vertical: service.vertical,
+          callHours: service.callHours,
         },
       })
     },
@@ -117,6 +121,27 @@ export function CallFlow({
         renderAddress={renderAddress}
         trust={<SubmitTrust />}
       />
+      {/* A visitor just told we cannot help is not invited to call. */}
+      {questionnaire.disqualifiedBy ? null : <CallNowAside service={service} pixelId={config.pixelId} />}
     </div>
+  )
+}
+
+/** "Prefer to talk now?" with the number while the call centre answers, its hours otherwise. */
+function CallNowAside({ service, pixelId }: { service: ServiceConfig; pixelId: string }) {
+  const centre = useCallCentre(service.callHours)
+  if (!centre || !service.callHours) return null
+  return (
+    <aside aria-label="Talk to an agent" className="mt-6 rounded-xl bg-brand-50 p-4 text-center">
+      {centre.open ? (
+        <>
+          {service.phoneCallToAction && <p className="font-semibold text-brand-900">{service.phoneCallToAction}</p>}
+          <p className="mt-1 text-sm text-slate-700">Prefer to talk now? Call</p>
+          <PhoneLink phoneNumber={service.ringbaPhoneNumber} pixelId={pixelId} className="mt-1 text-xl" service={service} />
+        </>
+      ) : (
+        <CallCentreClosed hours={service.callHours} centre={centre} />
+      )}
+    </aside>
   )
 }

@@ -62,6 +62,7 @@ function LeadFormSteps({ service, stateCode, intro, catalog }: LeadFormProps & {
   const policy: QuestionnairePolicy = {
     localChecks: (stepFields) => stepFields,
     remoteChecks: (stepFields) => stepFields,
+    stateLabels,
     onProblem: attend,
     async submit(values, { setBusy, setAlert, showFieldErrors }) {
       let recaptchaToken: string | undefined

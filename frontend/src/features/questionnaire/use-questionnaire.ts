@@ -23,6 +23,8 @@ export interface QuestionnairePolicy {
   localChecks: (stepFields: FieldDefinition[]) => FieldDefinition[]
   /** The fields of a step whose e-mail or phone the server checks. */
   remoteChecks: (stepFields: FieldDefinition[]) => FieldDefinition[]
+  /** State names by code, for a ZIP found in another state than the one chosen. */
+  stateLabels?: Record<string, string>
   /** The first field with a problem, after a step did not pass (the lead form scrolls to it). */
   onProblem?: (fieldId: string) => void
   /** After the local checks pass: true stops here (the call flow's age rule leaves the page). */
@@ -113,7 +115,7 @@ export function useQuestionnaire({
     if (Object.keys(local).length > 0) return report(local)
     if (policy.stopsBeforeRemote?.(stepFields, current)) return
     setBusy('checking')
-    const remote = await remoteErrors(policy.remoteChecks(stepFields), current)
+    const remote = await remoteErrors(policy.remoteChecks(stepFields), current, policy.stateLabels)
     if (Object.keys(remote).length > 0) {
       setBusy('idle')
       return report(remote)

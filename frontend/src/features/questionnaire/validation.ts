@@ -88,8 +88,30 @@ export async function validateRemotely(kind: RemoteKind, value: string): Promise
   }
 }
 
-/** Remote checks for the email and phone fields given (the lead form passes all of a step's, the call flow the first of each). */
-export async function remoteErrors(fields: FieldDefinition[], values: FormValues): Promise<FieldErrors> {
+/** Where a ZIP is when that is not the state chosen ("90210 is in California, not Texas"), from
+ * GET /api/address/zip/{zip}. An unknown ZIP or a failed look-up passes; the server re-checks. */
+export async function zipStateError(zip: string, state: string, stateLabels: Record<string, string>): Promise<string | null> {
+  const controller = new AbortController()
+  const timer = window.setTimeout(() => controller.abort(), VALIDATE_TIMEOUT_MS)
+  try {
+    const response = await fetch(`/api/address/zip/${encodeURIComponent(zip)}`, { signal: controller.signal })
+    if (!response.ok) return null
+    const place = (await response.json()) as { state: string }
+    if (place.state === state) return null
+    return `${zip} is in ${stateLabels[place.state] ?? place.state}, not ${stateLabels[state] ?? state}`
+  } catch (error) {
+    console.warn('ZIP look-up failed; accepting the ZIP', error)
+    return null
+  } finally {
+    window.clearTimeout(timer)
+  }
+}
+
+/** Remote checks for the email and phone fields given (the lead form passes all of a step's, the call
+ * flow the first of each), and for a ZIP given with its state. */
+export async function remoteErrors(
+  fields: FieldDefinition[], values: FormValues, stateLabels: Record<string, string> = {},
+): Promise<FieldErrors> {
   const checks = fields
     .filter((field) => (field.type === 'email' || field.type === 'tel') && !!(values[field.id] ?? '').trim())
     .map(async (field) => {
@@ -98,6 +120,11 @@ export async function remoteErrors(fields: FieldDefinition[], values: FormValues
       const value = kind === 'phone' ? nationalNumber(phoneDigits(raw)) : raw
       return [field.id, await validateRemotely(kind, value)] as const
     })
+  const zip = (values.zip ?? '').trim()
+  const state = values.state ?? ''
+  if (fields.some((field) => field.id === 'zip') && /^\d{5}$/.test(zip) && state) {
+    checks.push(zipStateError(zip, state, stateLabels).then((message) => ['zip', message] as const))
+  }
   const results = await Promise.all(checks)
   return Object.fromEntries(results.filter(([, message]) => message !== null)) as FieldErrors
 }
