@@ -37,6 +37,7 @@ from servicematch.kernel.ids import new_id
 from servicematch.privacy.actions import is_suppressed
 from servicematch.privacy.contacts import keys_of_lead
 from servicematch.privacy.wiring import enqueue_receipt
+from servicematch.reporting.models import reopen_revenue_day
 from servicematch.routing.auction import Next, Offer, next_step
 from servicematch.routing.buyers import qualifying_buyers, within_budget
 from servicematch.routing.matching import match_providers
@@ -240,6 +241,7 @@ class RoutingStage:
             if post.status == DeliveryStatus.DELIVERED and offer is not None:
                 session.add(Sale(id=new_id(), lead_id=lead.id, buyer_id=post.buyer_id, price_cents=offer.cents,
                                  exclusive=offer.exclusive, created_at=self.clock()))
+                reopen_revenue_day(session, lead.created_at)  # a lead of a counted day is counted again
                 session.add(_step(lead.id, StepKind.ACCEPTED, buyer_id=post.buyer_id, cents=offer.cents,
                                   exclusive=offer.exclusive, detail=post.id, at_ms=at))
             else:
