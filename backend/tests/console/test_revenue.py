@@ -4,6 +4,8 @@ again when a lead of a counted day is sold."""
 
 from __future__ import annotations
 
+import csv
+import io
 from collections import Counter
 from datetime import timedelta
 
@@ -185,3 +187,13 @@ def test_an_analyst_sees_revenue(analyst, app, sales):
     answer = analyst.get("/api/console/dashboard")
     assert answer.status_code == 200
     assert answer.json()["revenue"]["cents"] == _direct(app.state.session_factory, {})["cents"][TOTAL]
+
+
+def test_the_export_names_each_leads_buyers_and_what_they_paid(admin, app, sales):
+    rows = list(csv.DictReader(io.StringIO(admin.get("/api/console/leads.csv").text)))
+    with app.state.session_factory() as session:
+        request_ids = [lead.request_id for lead in _leads(session)]
+    by_lead = {row["requestId"]: (row["buyers"], row["price"]) for row in rows}
+    assert [by_lead[request_id] for request_id in request_ids] == [
+        ("Rich Leads", "42.50"), ("Shared Leads; Other Leads", "22.15"), ("", ""), ("Shared Leads", "12.25"),
+        ("deleted buyer", "5.00"), ("Other Leads", "9.90"), ("", "")]
