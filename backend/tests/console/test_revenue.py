@@ -42,7 +42,10 @@ def _buyer(session, name: str, cents: int, *, exclusive: bool = False) -> str:
 
 
 def _sell(session, lead_id: str, buyer_id: str | None, cents: int, *, exclusive: bool = False) -> None:
-    session.add(Sale(id=new_id(), lead_id=lead_id, buyer_id=buyer_id, price_cents=cents, exclusive=exclusive))
+    # A second apart, in the order made: a lead's buyers are listed in the order they bought it.
+    at = utcnow() + timedelta(seconds=len(session.new))
+    session.add(Sale(id=new_id(), lead_id=lead_id, buyer_id=buyer_id, price_cents=cents, exclusive=exclusive,
+                     created_at=at))
 
 
 def _leads(session) -> list[Lead]:
