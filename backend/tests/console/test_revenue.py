@@ -30,7 +30,8 @@ from servicematch.routing.models import Buyer, Sale
 DAYS_AGO = 3
 TOTAL = ("total", "")
 FILTERS = [{}, {"source": "spring-sale"}, {"source": "direct"}, {"state": "CA"}, {"state": "TX"},
-           {"service": "hvac"}, {"vertical": "legal"}, {"service": "hvac", "state": "TX", "source": "direct"}]
+           {"service": "hvac"}, {"vertical": "legal"}, {"service": "auto-accident"},
+           {"service": "hvac", "state": "TX", "source": "direct"}]
 
 
 def _buyer(session, name: str, cents: int, *, exclusive: bool = False) -> str:
@@ -54,7 +55,7 @@ def _leads(session) -> list[Lead]:
 
 @pytest.fixture
 def sales(admin, app) -> dict[str, str]:
-    """Five leads DAYS_AGO days back (one moved to CA), sold to an exclusive buyer, to two shared
+    """Five leads DAYS_AGO days back (one moved to CA, one made a legal lead), sold to an exclusive buyer, to two shared
     buyers together, and to a buyer since deleted; two leads today, one sold."""
     index, session_factory = app.state.catalog, app.state.session_factory
     submit(admin, index, 3, subid1="spring-sale", first_phone=5125550100)
@@ -68,6 +69,7 @@ def sales(admin, app) -> dict[str, str]:
         old = [lead for lead in _leads(session) if lead_day(lead.created_at) < utcnow().date()]
         new = [lead for lead in _leads(session) if lead not in old]
         old[4].state = "CA"
+        old[3].vertical, old[3].service = "legal", "auto-accident"
         _sell(session, old[0].id, ids["rich"], 4250, exclusive=True)
         _sell(session, old[1].id, ids["shared"], 1225)
         _sell(session, old[1].id, ids["other"], 990)
@@ -127,6 +129,9 @@ def test_revenue_is_the_sum_of_the_sales_live_and_counted(admin, app, sales):
         _assert_matches(admin.get("/api/console/dashboard", params=filters).json()["revenue"],
                         _direct(session_factory, filters), filters)
 
+    filtered = {name: admin.get("/api/console/dashboard", params={name: value}).json()["revenue"]["cents"]
+                for name, value in (("vertical", "legal"), ("state", "CA"), ("source", "spring-sale"))}
+    assert filtered == {"vertical": 1225, "state": 500, "source": 4250 + 1225 + 990}, "each filter narrows"
     answer = admin.get("/api/console/dashboard").json()["revenue"]
     day = (utcnow() - timedelta(days=DAYS_AGO)).date().isoformat()
     per_day = {entry["day"]: entry for entry in answer["perDay"]}
