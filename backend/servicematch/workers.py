@@ -12,6 +12,7 @@ from servicematch.kernel.chores import HourlyChore
 from servicematch.kernel.clock import utcnow
 from servicematch.privacy.retention import RetentionSchedule
 from servicematch.privacy.sending import PrivacyMessages
+from servicematch.reporting.models import reopen_revenue_day
 from servicematch.reporting.rollup import roll_up
 from servicematch.routing.stage import RoutingStage
 from servicematch.settings import Settings
@@ -22,7 +23,9 @@ def make_worker(*, session_factory: sessionmaker[Session], settings: Settings, c
     """A worker that routes accepted leads (ping-post auction, provider matching) and sends them."""
     return DeliveryWorker(
         session_factory=session_factory, settings=settings, clock=clock,
-        router=RoutingStage(session_factory=session_factory, settings=settings, clock=clock),
+        router=RoutingStage(session_factory=session_factory, settings=settings, clock=clock,
+                            # A sale for a lead of a day already counted: that day is counted again.
+                            on_sale=lambda session, lead: reopen_revenue_day(session, lead.created_at)),
         messages=PrivacyMessages(),
         chores=[RetentionSchedule(session_factory=session_factory, settings=settings),
                 HourlyChore("daily counts", lambda: roll_up(session_factory))],

@@ -1,7 +1,8 @@
 """The counted days' part of dashboard answers, kept in memory while those days' counts stand.
 
 A closed day's counts (reporting/, events/) change only when the day is counted, or when a
-retried delivery forgets its day's delivery counts until it is counted again. Each call reads
+retried delivery forgets its day's delivery counts, or a late sale its lead's day's revenue
+counts, until the day is counted again. Each call reads
 which days of its range are counted, and when each was, in one small query: that list is part of
 the cache key, so a change made by any process is a new key, and a day counted again (same date,
 new time) is never answered from its old counts. The cache is per process and bounded; entries
@@ -38,6 +39,7 @@ class CountedDays:
 
     leads: frozenset[date]
     deliveries: frozenset[date]
+    revenue: frozenset[date]
     events: frozenset[date]
     marker: bytes  # differs whenever a day of the range is counted, forgotten or counted again
 
@@ -55,7 +57,7 @@ def counted_days(session: Session, first: date, last: date) -> CountedDays:
     # (kind, day) is unique, so the order is total; a digest keeps a year's list out of every key.
     listed = "\n".join(f"{kind} {day} {at.isoformat()}" for kind, day, at in sorted(rows, key=lambda r: r[:2]))
     return CountedDays(leads=frozenset(days[ReportKind.LEADS]), deliveries=frozenset(days[ReportKind.DELIVERIES]),
-                       events=frozenset(days[FUNNEL]), marker=hashlib.sha256(listed.encode()).digest())
+                       revenue=frozenset(days[ReportKind.REVENUE]),                       events=frozenset(days[FUNNEL]), marker=hashlib.sha256(listed.encode()).digest())
 
 
 def day_stretches(days: frozenset[date]) -> list[tuple[date, date]]:

@@ -1,10 +1,11 @@
-"""GET /api/console/dashboard: leads by day, vertical, service, state and source; funnels; delivery health.
+"""GET /api/console/dashboard: leads by day, vertical, service, state and source; funnels; delivery
+health; revenue.
 
 An answer adds two parts. Days already counted are read from the daily counts (reporting/,
 events/), and that part is kept in memory while they stand (console/counted.py); the rest of the
 range (today, normally) is read from the leads, deliveries and events themselves on every call.
 Nothing is decrypted. Funnels come from console/funnels.py, delivery health from
-console/delivery_health.py.
+console/delivery_health.py, revenue from console/revenue.py.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from servicematch.console.funnels import (
     live_event_counts,
 )
 from servicematch.console.paging import day_of
+from servicematch.console.revenue import RevenueCounts, counted_revenue, live_revenue, revenue
 from servicematch.intake.models import Lead
 from servicematch.reporting.models import LeadDaily
 from servicematch.reporting.rollup import day_runs, lead_dimensions
@@ -47,10 +49,12 @@ class Tally:
     leads: dict[str, Counter]  # by LEAD_GROUPS: (day, vertical), service, state, source
     deliveries: DeliveryCounts  # console/delivery_health.py
     events: Counter  # console/funnels.py: Counts
+    revenue: RevenueCounts  # console/revenue.py
 
     def __add__(self, other: Tally) -> Tally:
         return Tally(leads={name: _sum(self.leads[name], other.leads[name]) for name in LEAD_GROUPS},
-                     deliveries=self.deliveries + other.deliveries, events=_sum(self.events, other.events))
+                     deliveries=self.deliveries + other.deliveries, events=_sum(self.events, other.events),
+                     revenue=self.revenue + other.revenue)
 
 
 def _sum(first: Counter, second: Counter) -> Counter:
@@ -144,13 +148,15 @@ def _lead_counts(filters: DashboardFilters, groups: dict[str, Counter]) -> dict:
 def _counted_part(session: Session, filters: DashboardFilters, days: CountedDays) -> Tally:
     return Tally(leads=_lead_groups(session, _counted_lead_rows(filters, days)),
                  deliveries=counted_deliveries(session, filters, days),
-                 events=counted_event_counts(session, filters, days.events))
+                 events=counted_event_counts(session, filters, days.events),
+                 revenue=counted_revenue(session, filters, days))
 
 
 def _live_part(session: Session, filters: DashboardFilters, days: CountedDays) -> Tally:
     return Tally(leads=_lead_groups(session, _live_lead_rows(session, filters, days)),
                  deliveries=live_deliveries(session, filters, days),
-                 events=live_event_counts(session, filters, days.events))
+                 events=live_event_counts(session, filters, days.events),
+                 revenue=live_revenue(session, filters, days))
 
 
 def dashboard(session: Session, index: CatalogIndex, filters: DashboardFilters) -> dict:
@@ -160,10 +166,13 @@ def dashboard(session: Session, index: CatalogIndex, filters: DashboardFilters) 
     # never read again; the counted part reads exactly the marker's days, so it matches its key.
     counted = cached(session, (filters, days.marker), lambda: _counted_part(session, filters, days))
     tally = counted + _live_part(session, filters, days)
+    leads = _lead_counts(filters, tally.leads)
     return {
         "range": {"from": filters.start.isoformat(), "to": filters.end.isoformat()},
-        **_lead_counts(filters, tally.leads),
+        **leads,
         "funnels": funnels(index, tally.events),
         "callClicks": call_clicks(tally.events),
         "delivery": delivery_health(session, filters, days, tally.deliveries),
+        "revenue": revenue(session, filters, tally.revenue,
+                           {entry["day"]: entry["total"] for entry in leads["leadsPerDay"]}),
     }

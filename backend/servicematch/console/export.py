@@ -1,21 +1,28 @@
-"""The filtered leads as CSV, for admins: streamed in pages so a large export holds little memory."""
+"""The filtered leads as CSV, for admins: streamed in pages so a large export holds little memory.
+
+A lead's buyers are the buyers that accepted it (its sales), in the order they did, their names
+joined by "; " (a lead sold shared has up to three); its price is what they paid together, in
+dollars ("12.50"); both are empty for a lead nobody bought.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
+from collections import defaultdict
 from collections.abc import Iterator
 
-from sqlalchemy import and_, or_
+from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from servicematch.console.leads import LeadFilters, contact_of, filtered_leads, lead_statuses
 from servicematch.console.paging import iso
 from servicematch.intake.models import Lead
+from servicematch.routing.models import Buyer, Sale
 from servicematch.settings import Settings
 
 COLUMNS = ("requestId", "createdAt", "vertical", "service", "status", "first", "last", "email", "phone",
-           "address1", "address2", "city", "state", "zip", "isDuplicate", "doNotSell")
+           "address1", "address2", "city", "state", "zip", "isDuplicate", "doNotSell", "buyers", "price")
 PAGE = 500
 # A cell starting with one of these is a formula to a spreadsheet; quoting it keeps it text.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -24,6 +31,23 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 def _cell(value: object) -> str:
     text = "" if value is None else str(value)
     return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def _dollars(cents: int) -> str:
+    return f"{cents // 100}.{cents % 100:02d}"
+
+
+def _sales(session: Session, lead_ids: list[str]) -> dict[str, tuple[str, str]]:
+    """Each sold lead's buyers ("; " between names) and total price in dollars."""
+    names: defaultdict[str, list[str]] = defaultdict(list)
+    cents: defaultdict[str, int] = defaultdict(int)
+    for lead_id, name, price in session.execute(
+        select(Sale.lead_id, Buyer.name, Sale.price_cents).outerjoin(Buyer, Buyer.id == Sale.buyer_id)
+        .where(Sale.lead_id.in_(lead_ids)).order_by(Sale.created_at, Sale.id)
+    ):
+        names[lead_id].append(name or "deleted buyer")
+        cents[lead_id] += price
+    return {lead_id: ("; ".join(names[lead_id]), _dollars(cents[lead_id])) for lead_id in names}
 
 
 def _line(values: list[object]) -> str:
@@ -46,12 +70,13 @@ def export_rows(session_factory: sessionmaker[Session], settings: Settings, filt
                                         and_(Lead.created_at == moment, Lead.id < lead_id)))
             leads = list(session.scalars(query).all())
             statuses = lead_statuses(session, [lead.id for lead in leads])
+            sold = _sales(session, [lead.id for lead in leads]) if leads else {}
         for lead in leads:
             contact = contact_of(lead, settings).get("contact", {})
             yield _line([lead.request_id, iso(lead.created_at), lead.vertical, lead.service, statuses[lead.id],
                          *(contact.get(key, "") for key in ("first", "last", "email", "phone", "address1",
                                                              "address2", "city")),
-                         lead.state, lead.zip, lead.is_duplicate, lead.do_not_sell])
+                         lead.state, lead.zip, lead.is_duplicate, lead.do_not_sell, *sold.get(lead.id, ("", ""))])
         if len(leads) < PAGE:
             return
         after = (leads[-1].created_at, leads[-1].id)

@@ -52,7 +52,7 @@ def _lead_filters(q: str, vertical: str, service: str, state: str, status: str, 
                              status=status[:16], date_from=date_from[:10], date_to=date_to[:10])
 
 
-@router.get("/dashboard", summary="Leads, funnels and delivery health over a date range")
+@router.get("/dashboard", summary="Leads, funnels, delivery health and revenue over a date range")
 def read_dashboard(caller: AnyOperator, db: Db, request: Request,
                    date_from: str | None = Query(default=None, alias="from", json_schema_extra=DAY_SCHEMA),
                    date_to: str | None = Query(default=None, alias="to", json_schema_extra=DAY_SCHEMA),

@@ -1,13 +1,17 @@
-"""Daily counts of leads and deliveries: what the dashboard reads for days that are over.
+"""Daily counts of leads, deliveries and sales: what the dashboard reads for days that are over.
 
 A lead's day is over at midnight UTC; a delivery's once no delivery created that day is still
 pending (its retry window closes a day later). Each closed day is counted once (ReportedDay),
 so a year of dashboard reads a few hundred rows a day instead of every lead.
+
+Revenue is counted by the day its lead came in, so that a day's earnings per lead are that day's
+sales over that day's leads; a lead sold after its day was counted reopens the day
+(reopen_revenue_day), and the next roll-up counts it again.
 """
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 
 from sqlalchemy import BigInteger, Date, DateTime, Index, Integer, String, delete
 from sqlalchemy.orm import Mapped, Session, mapped_column
@@ -21,6 +25,7 @@ BigId = BigInteger().with_variant(Integer(), "sqlite")
 class ReportKind:
     LEADS = "leads"
     DELIVERIES = "deliveries"
+    REVENUE = "revenue"
 
 
 class DailyDimensions:
@@ -52,6 +57,18 @@ class DeliveryDaily(DailyDimensions, Base):
 
     status: Mapped[str] = mapped_column(String(16))
     deliveries: Mapped[int] = mapped_column(Integer)
+
+
+class RevenueDaily(DailyDimensions, Base):
+    """Sales of the leads of one day with the same vertical, service, state and source, to one
+    buyer ("" once the buyer is deleted): how many, and what they earned in cents."""
+
+    __tablename__ = "revenue_daily"
+    __table_args__ = (Index("ix_revenue_daily_day", "day"),)
+
+    buyer_id: Mapped[str] = mapped_column(String(36))
+    sales: Mapped[int] = mapped_column(Integer)
+    cents: Mapped[int] = mapped_column(BigInteger)
 
 
 class LatencyGrain:
@@ -93,3 +110,16 @@ def reopen_delivery_day(session: Session, day: date) -> None:
     session.execute(delete(ReportedDay).where(ReportedDay.kind == ReportKind.DELIVERIES, ReportedDay.day == day))
     session.execute(delete(DeliveryDaily).where(DeliveryDaily.day == day))
     session.execute(delete(DeliveryLatencyDaily).where(DeliveryLatencyDaily.day == day))
+
+
+def lead_day(created_at: datetime) -> date:
+    """The UTC day of a lead's time (SQLite gives it back without a zone, in UTC)."""
+    return (created_at.replace(tzinfo=UTC) if created_at.tzinfo is None else created_at.astimezone(UTC)).date()
+
+
+def reopen_revenue_day(session: Session, lead_created_at: datetime) -> None:
+    """Forget the revenue counts of a lead's day (the lead is being sold after its day was
+    counted); the next roll-up counts the day again, and until then the dashboard reads it live."""
+    day = lead_day(lead_created_at)
+    session.execute(delete(ReportedDay).where(ReportedDay.kind == ReportKind.REVENUE, ReportedDay.day == day))
+    session.execute(delete(RevenueDaily).where(RevenueDaily.day == day))

@@ -1,4 +1,4 @@
-"""Count each closed day's leads and deliveries once (reporting/models.py).
+"""Count each closed day's leads, deliveries and sales once (reporting/models.py).
 
 Runs beside the funnel roll-up (events/buffer.py), hourly. A day is claimed by inserting its
 ReportedDay row in the same transaction as its counts: a second process counting the same day
@@ -28,8 +28,10 @@ from servicematch.reporting.models import (
     LeadDaily,
     ReportedDay,
     ReportKind,
+    RevenueDaily,
     reopen_delivery_day,
 )
+from servicematch.routing.models import Sale
 
 log = logging.getLogger("servicematch.reporting")
 
@@ -83,17 +85,35 @@ def _in_day(column, day: date) -> tuple:
     return column >= day_start(day), column < day_start(day + timedelta(days=1))
 
 
+def _count_day(session_factory: sessionmaker[Session], kind: str, day: date, table, columns: list[str],
+               counts) -> bool:
+    with session_factory() as session:
+        if not _claim(session, kind, day):
+            return False
+        session.execute(insert(table).from_select(["day", "vertical", "service", "state", "source", *columns],
+                                                  counts))
+        session.commit()
+    return True
+
+
 def count_lead_day(session_factory: sessionmaker[Session], day: date) -> bool:
     dimensions = lead_dimensions()
     counts = (select(literal(day), *dimensions, func.count())
               .where(*_in_day(Lead.created_at, day)).group_by(*dimensions))
-    with session_factory() as session:
-        if not _claim(session, ReportKind.LEADS, day):
-            return False
-        session.execute(insert(LeadDaily).from_select(
-            ["day", "vertical", "service", "state", "source", "leads"], counts))
-        session.commit()
-    return True
+    return _count_day(session_factory, ReportKind.LEADS, day, LeadDaily, ["leads"], counts)
+
+
+def sale_buyer():
+    """A sale's buyer id, "" once the buyer is deleted."""
+    return func.coalesce(Sale.buyer_id, literal(""))
+
+
+def count_revenue_day(session_factory: sessionmaker[Session], day: date) -> bool:
+    """Count the sales of the leads that came in on `day`, by buyer."""
+    dimensions = (*lead_dimensions(), sale_buyer())
+    counts = (select(literal(day), *dimensions, func.count(), func.sum(Sale.price_cents))
+              .join(Lead, Lead.id == Sale.lead_id).where(*_in_day(Lead.created_at, day)).group_by(*dimensions))
+    return _count_day(session_factory, ReportKind.REVENUE, day, RevenueDaily, ["buyer_id", "sales", "cents"], counts)
 
 
 def count_delivery_day(session_factory: sessionmaker[Session], day: date) -> bool:
@@ -130,17 +150,21 @@ def count_delivery_day(session_factory: sessionmaker[Session], day: date) -> boo
 
 
 def roll_up(session_factory: sessionmaker[Session], *, today: date | None = None) -> tuple[int, int]:
-    """Count every closed day not counted yet; returns (lead days, delivery days) counted."""
+    """Count every closed day not counted yet; returns (lead days, delivery days) counted. Sales
+    are counted with the leads' days (count_revenue_day), and logged."""
     today = today or utcnow().date()
     with session_factory() as session:
         lead_days = _days_to_count(session, ReportKind.LEADS, Lead.created_at, today)
+        revenue_days = _days_to_count(session, ReportKind.REVENUE, Lead.created_at, today)
         # A delivery created late yesterday may be retried until late today.
         delivery_days = _days_to_count(session, ReportKind.DELIVERIES, Delivery.created_at,
                                        today - timedelta(days=1))
     leads = sum(1 for day in lead_days if count_lead_day(session_factory, day))
     deliveries = sum(1 for day in delivery_days if count_delivery_day(session_factory, day))
-    if leads or deliveries:
-        log.info("daily counts: %d day(s) of leads, %d day(s) of deliveries", leads, deliveries)
+    revenue = sum(1 for day in revenue_days if count_revenue_day(session_factory, day))
+    if leads or deliveries or revenue:
+        log.info("daily counts: %d day(s) of leads, %d day(s) of deliveries, %d day(s) of sales",
+                 leads, deliveries, revenue)
     return leads, deliveries
 
 

@@ -62,10 +62,14 @@ class RoutingStage:
     """Routes accepted leads; `start_due` claims and starts auctions for the free slots."""
 
     def __init__(self, *, session_factory: sessionmaker[Session], settings: Settings,
-                 client: DeliveryClient | None = None, clock: Callable[[], datetime] = utcnow) -> None:
+                 client: DeliveryClient | None = None, clock: Callable[[], datetime] = utcnow,
+                 on_sale: Callable[[Session, Lead], None] | None = None) -> None:
         self.session_factory = session_factory
         self.settings = settings
         self.clock = clock
+        # Called in the transaction that records a sale (the dashboard's counts of the lead's
+        # day are forgotten, servicematch.workers), so routing imports nothing of the reports.
+        self.on_sale = on_sale
         self.client = client or DeliveryClient(allow_private=settings.private_webhooks_allowed)
         self._auctions = ThreadPoolExecutor(CONCURRENT_AUCTIONS, thread_name_prefix="routing")
         self._pings = ThreadPoolExecutor(PINGS_AT_ONCE, thread_name_prefix="routing-ping")
@@ -249,6 +253,8 @@ class RoutingStage:
             if post.status == DeliveryStatus.DELIVERED and offer is not None:
                 session.add(Sale(id=new_id(), lead_id=lead.id, buyer_id=post.buyer_id, price_cents=offer.cents,
                                  exclusive=offer.exclusive, created_at=self.clock()))
+                if self.on_sale is not None:
+                    self.on_sale(session, lead)
                 session.add(_step(lead.id, StepKind.ACCEPTED, buyer_id=post.buyer_id, cents=offer.cents,
                                   exclusive=offer.exclusive, detail=post.id, at_ms=at))
             else:

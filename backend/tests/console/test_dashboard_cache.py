@@ -21,7 +21,7 @@ from servicematch.kernel.clock import utcnow
 from servicematch.reporting.rollup import roll_up
 
 DAYS_AGO = 3
-DAILY_TABLES = re.compile(r"\b(lead_daily|delivery_daily|delivery_latency_daily|funnel_daily)\b")
+DAILY_TABLES = re.compile(r"\b(lead_daily|delivery_daily|delivery_latency_daily|funnel_daily|revenue_daily)\b")
 
 
 def _filters(**params) -> DashboardFilters:

@@ -55,6 +55,26 @@ export interface Dashboard {
   funnels: Funnel[]
   callClicks: { service: string; count: number }[]
   delivery: DeliverySummary
+  revenue: Revenue
+}
+
+/** Money in cents; a sale counts on the day its lead came in. */
+export interface KeyRevenue {
+  key: string
+  cents: number
+  sales: number
+}
+
+export interface Revenue {
+  cents: number
+  sales: number
+  leads: number
+  earningsPerLeadCents: number | null
+  perDay: { day: string; cents: number; sales: number; earningsPerLeadCents: number | null }[]
+  byService: KeyRevenue[]
+  byState: KeyRevenue[]
+  bySource: KeyRevenue[]
+  byBuyer: (KeyRevenue & { name: string })[]
 }
 
 export interface LeadRow {

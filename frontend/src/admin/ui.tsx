@@ -67,6 +67,16 @@ export function Card({ title, children, actions, className = '' }: {
   )
 }
 
+/** A figure with its label, one of a grid of them. */
+export function Stat({ label, value }: { label: string; value: string | number }) {
+  return (
+    <div className="rounded-md bg-slate-50 p-3">
+      <p className="text-xs text-slate-500">{label}</p>
+      <p className="break-words text-xl font-bold tabular-nums">{value}</p>
+    </div>
+  )
+}
+
 export function PageTitle({ children, actions }: { children: ReactNode; actions?: ReactNode }) {
   return (
     <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
@@ -124,6 +134,12 @@ export function formatPct(value: number | null | undefined): string {
 /** A ratio (0..1) shown as a percentage, e.g. the delivery success rate. */
 export function formatRatio(value: number | null | undefined): string {
   return value === null || value === undefined ? '—' : formatPct(value * 100)
+}
+
+/** Cents as dollars with cents, $1,234.50; — for none. */
+export function formatDollars(cents: number | null | undefined): string {
+  if (cents === null || cents === undefined) return '—'
+  return (cents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' })
 }
 
 /** A US number as people read it, (512) 555-0142; masked or other values as they came. */

@@ -149,7 +149,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Leads, funnels and delivery health over a date range */
+        /** Leads, funnels, delivery health and revenue over a date range */
         get: operations["read_dashboard_api_console_dashboard_get"];
         put?: never;
         post?: never;

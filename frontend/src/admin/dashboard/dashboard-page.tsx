@@ -2,20 +2,12 @@ import { query } from '../api'
 import { CatalogFilters, DateFilter, useFilters } from '../filters'
 import type { Dashboard, KeyCount } from '../types'
 import { useApi } from '../use-api'
-import { Card, ErrorNotice, Field, formatRatio, formatSeconds, inputClass, Loading, PageTitle } from '../ui'
+import { Card, ErrorNotice, Field, formatRatio, formatSeconds, inputClass, Loading, PageTitle, Stat } from '../ui'
 import { BreakdownChart, LeadsPerDayChart } from './charts'
 import { Funnels } from './funnels'
+import { RevenueSection } from './revenue'
 
 const KEYS = ['from', 'to', 'vertical', 'service', 'state', 'source'] as const
-
-function Stat({ label, value }: { label: string; value: string | number }) {
-  return (
-    <div className="rounded-md bg-slate-50 p-3">
-      <p className="text-xs text-slate-500">{label}</p>
-      <p className="text-xl font-bold tabular-nums">{value}</p>
-    </div>
-  )
-}
 
 function Breakdown({ title, items }: { title: string; items: KeyCount[] }) {
   return (
@@ -72,6 +64,7 @@ export default function DashboardPage() {
             <Breakdown title="By state" items={data.byState} />
             <Breakdown title="By source" items={data.bySource} />
           </div>
+          <RevenueSection revenue={data.revenue} />
           <Card title="Call-flow clicks to call">
             {data.callClicks.length === 0 ? <p className="text-sm text-slate-500">No clicks to call.</p> : (
               <ul className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2 lg:grid-cols-3">
