@@ -1,4 +1,4 @@
-"""One lead's page: answers, consent evidence, privacy status and the delivery timeline."""
+"""One lead's page: answers, consent evidence, privacy status, the auction and the delivery timeline."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from servicematch.delivery.models import Delivery, TargetKind
 from servicematch.errors import NotFound
 from servicematch.intake.models import ConsentRecord, Lead
 from servicematch.privacy.models import LeadErasure, LeadRevocation
+from servicematch.routing.reports import waterfall
 from servicematch.settings import Settings
 
 CHANNELS = {TargetKind.BUYER: "webhook", TargetKind.PROVIDER_WEBHOOK: "webhook",
@@ -59,7 +60,14 @@ def lead_detail(session: Session, settings: Settings, index: CatalogIndex, *, le
             "deletedAt": iso(session.scalar(select(LeadErasure.erased_at).where(LeadErasure.lead_id == lead.id))),
         },
         "deliveries": [_delivery(d) for d in deliveries],
+        # The auction, step by step, in ms since the lead was committed; empty when it had none.
+        "auction": [_auction_step(step) for step in waterfall(session, lead.id)],
     }
+
+
+def _auction_step(step: dict) -> dict:
+    cents = step.pop("amountCents")
+    return {**step, "amount": None if cents is None else cents / 100}
 
 
 def _consent(consent: ConsentRecord | None, *, reveal: bool) -> dict | None:
