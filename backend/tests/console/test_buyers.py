@@ -171,10 +171,10 @@ def test_a_test_post_sends_a_sample_marked_as_a_test(admin, receiver):
     assert audit_actions(admin)[:2] == ["buyer.test_post", "buyer.test_post"]
 
 
-def route_one_lead(admin, app, worker, receiver, *, bid: bytes) -> dict:
+def route_one_lead(admin, app, worker, receiver, *, bid: bytes, post_url: str | None = None) -> dict:
     receiver.reply = bid
     buyer = admin.post("/api/console/buyers", json={**NEW, "name": "Local Buyer", "pingUrl": receiver.url,
-                                                    "postUrl": receiver.url, "price": None, "hours": None,
+                                                    "postUrl": post_url or receiver.url, "price": None, "hours": None,
                                                     "dailyCap": None, "monthlyBudget": None}).json()
     submitted = admin.post("/api/submit-form", json=hvac_payload(app.state.catalog))
     assert submitted.status_code == 202, submitted.text
@@ -194,12 +194,23 @@ def test_a_routed_lead_shows_its_auction_as_a_waterfall_and_the_buyer_its_bid(ad
     assert by_kind["bid"]["buyer"] == "Local Buyer" and by_kind["bid"]["amount"] == 25.0
     assert by_kind["outcome"]["detail"] == "exclusive: Local Buyer"
     assert by_kind["accepted"]["detail"].startswith("HTTP 200")
+    [post] = [d for d in detail["deliveries"] if d["recipient"] == "Local Buyer"]
+    assert (post["channel"], post["status"]) == ("webhook", "delivered")
 
     [bid] = admin.get(f"/api/console/buyers/{routed['buyer']['id']}/bids").json()["items"]
     assert (bid["kind"], bid["amount"], bid["service"], bid["state"]) == ("bid", 25.0, "hvac", "TX")
     assert bid["leadId"] == routed["lead"]["id"] and bid["reason"] is None
     [listed] = admin.get("/api/console/buyers").json()["items"]
     assert (listed["leadsToday"], listed["spentThisMonth"]) == (1, 25.0)
+
+
+def test_a_buyer_post_that_failed_is_listed_under_the_buyers_name(admin, app, worker, receiver):
+    routed = route_one_lead(admin, app, worker, receiver, bid=b'{"bid": 25}', post_url="http://127.0.0.1:9/post")
+    [failed] = admin.get("/api/console/deliveries").json()["items"]
+    assert (failed["recipient"], failed["channel"], failed["leadId"]) == ("Local Buyer", "webhook",
+                                                                          routed["lead"]["id"])
+    kinds = [step["kind"] for step in admin.get(f"/api/console/leads/{routed['lead']['id']}").json()["auction"]]
+    assert kinds == ["ping", "bid", "outcome", "post", "refused", "closed"]
 
 
 def test_a_pass_shows_its_reason_in_the_recent_bids(admin, app, worker, receiver):
