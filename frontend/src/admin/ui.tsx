@@ -126,6 +126,12 @@ export function formatRatio(value: number | null | undefined): string {
   return value === null || value === undefined ? '—' : formatPct(value * 100)
 }
 
+/** Dollars as money, $1,234.50. */
+export function formatDollars(value: number | null | undefined): string {
+  if (value === null || value === undefined) return '—'
+  return `$${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`
+}
+
 /** A US number as people read it, (512) 555-0142; masked or other values as they came. */
 export function formatPhone(value: string | null | undefined): string {
   if (!value) return '—'
