@@ -94,7 +94,7 @@ def test_admin_adds_a_buyer_test_pings_it_and_sees_a_routed_leads_waterfall(
     expect(card.get_by_role("status")).to_contain_text("Test post delivered · HTTP 200")
     assert local_buyer.posts[-1].json["istest"] == "Y"
     assert_fits_and_tappable(page, card)
-    save_screenshot(page, "console-buyers")
+    save_screenshot(page, "console-buyer-tested")
 
     request_id = submit_lead(live_server, zip_code=BUYER_ZIP)
     lead = wait_until(lambda: routed_lead(admin_api, request_id), f"{request_id}'s auction to close")

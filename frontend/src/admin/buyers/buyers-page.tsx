@@ -98,8 +98,8 @@ function BuyerCard({ buyer, isAdmin, onEdit, onChanged }: {
         <dt className="text-slate-500">Hours</dt><dd className="min-w-0 break-words">{buyer.hours || 'always'}</dd>
         <dt className="text-slate-500">Services</dt><dd className="min-w-0 break-words">{buyer.services.join(', ') || 'all'}</dd>
         <dt className="text-slate-500">Area</dt><dd className="min-w-0 break-words">{area || 'everywhere'}</dd>
-        <dt className="text-slate-500">Today</dt>
-        <dd className="tabular-nums">{buyer.leadsToday} bought, {formatDollars(buyer.spentThisMonth)} this month</dd>
+        <dt className="text-slate-500">Bought</dt>
+        <dd className="tabular-nums">{buyer.leadsToday} today, {formatDollars(buyer.spentThisMonth)} this month</dd>
         {buyer.pingUrl && <><dt className="text-slate-500">Ping URL</dt><dd className="min-w-0 break-all">{buyer.pingUrl}</dd></>}
         <dt className="text-slate-500">Post URL</dt><dd className="min-w-0 break-all">{buyer.postUrl}</dd>
       </dl>
