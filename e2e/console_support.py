@@ -21,17 +21,19 @@ PASSWORD = "correct horse battery staple 42"
 WAIT_SECONDS = 20
 
 
-def _load_receivers():
-    """The delivery tests' real local HTTP receiver, shared rather than written twice."""
-    path = ROOT / "backend" / "tests" / "delivery" / "delivery_receivers.py"
-    spec = importlib.util.spec_from_file_location("delivery_receivers", path)
+def _load_receivers(name: str):
+    """The delivery tests' real local HTTP receivers, shared rather than written twice."""
+    path = ROOT / "backend" / "tests" / "delivery" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("delivery_receivers", module)
+    sys.modules.setdefault(name, module)
     spec.loader.exec_module(module)
     return module
 
 
-HttpReceiver = _load_receivers().HttpReceiver
+HttpReceiver = _load_receivers("delivery_receivers").HttpReceiver
+# A buyer: answers pings on /ping with a set bid, and posts on /post.
+BuyerReceiver = _load_receivers("buyer_receivers").BuyerReceiver
 
 
 def servicematch_cli(database_url: str, *args: str, stdin: str = "") -> str:

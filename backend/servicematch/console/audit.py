@@ -22,6 +22,12 @@ class Action:
     PROVIDER_DISABLE = "provider.disable"
     PROVIDER_ENABLE = "provider.enable"
     PROVIDER_TEST_SEND = "provider.test_send"
+    BUYER_ADD = "buyer.add"
+    BUYER_CHANGE = "buyer.change"
+    BUYER_PAUSE = "buyer.pause"
+    BUYER_RESUME = "buyer.resume"
+    BUYER_TEST_PING = "buyer.test_ping"
+    BUYER_TEST_POST = "buyer.test_post"
 
 
 def record(session: Session, *, action: str, operator: Operator | None, ip: str, target: str = "",

@@ -16,6 +16,7 @@ from servicematch.delivery.models import (
 from servicematch.errors import ServiceMatchError
 from servicematch.intake.models import Lead
 from servicematch.reporting.rollup import retry_counted_delivery
+from servicematch.routing.models import Buyer
 
 LISTED = (DeliveryStatus.FAILED, DeliveryStatus.REJECTED, DeliveryStatus.PENDING)
 RETRYABLE = (DeliveryStatus.FAILED, DeliveryStatus.REJECTED)
@@ -31,9 +32,10 @@ def delivery_page(session: Session, *, status: str, cursor: str | None, limit: i
     attempts = (select(func.count()).where(DeliveryAttempt.delivery_id == Delivery.id)
                 .correlate(Delivery).scalar_subquery())
     query = (
-        select(Delivery, Lead.request_id, Provider.name, attempts.label("attempts"))
+        select(Delivery, Lead.request_id, func.coalesce(Provider.name, Buyer.name), attempts.label("attempts"))
         .join(Lead, Lead.id == Delivery.lead_id)
         .outerjoin(Provider, Provider.id == Delivery.provider_id)
+        .outerjoin(Buyer, Buyer.id == Delivery.buyer_id)
         .where(Delivery.status.in_(statuses))
         .order_by(Delivery.created_at.desc(), Delivery.id.desc()).limit(limit + 1)
     )

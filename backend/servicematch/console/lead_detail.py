@@ -1,4 +1,4 @@
-"""One lead's page: answers, consent evidence, privacy status and the delivery timeline."""
+"""One lead's page: answers, consent evidence, privacy status, the auction and the delivery timeline."""
 
 from __future__ import annotations
 
@@ -12,16 +12,19 @@ from servicematch.delivery.models import Delivery, TargetKind
 from servicematch.errors import NotFound
 from servicematch.intake.models import ConsentRecord, Lead
 from servicematch.privacy.models import LeadErasure, LeadRevocation
+from servicematch.routing.reports import waterfall
 from servicematch.settings import Settings
 
-CHANNELS = {TargetKind.BUYER: "webhook", TargetKind.PROVIDER_WEBHOOK: "webhook",
+CHANNELS = {TargetKind.BUYER: "webhook", TargetKind.BUYER_POST: "webhook", TargetKind.PROVIDER_WEBHOOK: "webhook",
             TargetKind.PROVIDER_EMAIL: "email", TargetKind.CONSUMER_EMAIL: "email"}
 
 
-def recipient_of(kind: str, provider_name: str | None) -> str:
-    if provider_name:
-        return provider_name
-    return {TargetKind.BUYER: "Buyer", TargetKind.CONSUMER_EMAIL: "Consumer"}.get(kind, "Removed provider")
+def recipient_of(kind: str, name: str | None) -> str:
+    """The provider's or auction buyer's name, else what the recipient was."""
+    if name:
+        return name
+    return {TargetKind.BUYER: "Buyer", TargetKind.BUYER_POST: "Removed buyer",
+            TargetKind.CONSUMER_EMAIL: "Consumer"}.get(kind, "Removed provider")
 HIDDEN = "(hidden)"
 
 
@@ -41,7 +44,7 @@ def lead_detail(session: Session, settings: Settings, index: CatalogIndex, *, le
     consent = session.scalars(select(ConsentRecord).where(ConsentRecord.lead_id == lead.id)).first()
     deliveries = session.scalars(
         select(Delivery).where(Delivery.lead_id == lead.id)
-        .options(selectinload(Delivery.attempts), selectinload(Delivery.provider))
+        .options(selectinload(Delivery.attempts), selectinload(Delivery.provider), selectinload(Delivery.buyer))
         .order_by(Delivery.created_at, Delivery.kind, Delivery.target_key)
     ).all()
     summary = lead_summary(lead, status=lead_statuses(session, [lead.id])[lead.id], settings=settings,
@@ -59,7 +62,14 @@ def lead_detail(session: Session, settings: Settings, index: CatalogIndex, *, le
             "deletedAt": iso(session.scalar(select(LeadErasure.erased_at).where(LeadErasure.lead_id == lead.id))),
         },
         "deliveries": [_delivery(d) for d in deliveries],
+        # The auction, step by step, in ms since the lead was committed; empty when it had none.
+        "auction": [_auction_step(step) for step in waterfall(session, lead.id)],
     }
+
+
+def _auction_step(step: dict) -> dict:
+    cents = step.pop("amountCents")
+    return {**step, "amount": None if cents is None else cents / 100}
 
 
 def _consent(consent: ConsentRecord | None, *, reveal: bool) -> dict | None:
@@ -76,9 +86,16 @@ def _consent(consent: ConsentRecord | None, *, reveal: bool) -> dict | None:
     }
 
 
+def _name_of(delivery: Delivery) -> str | None:
+    if delivery.provider:
+        return delivery.provider.name
+    return delivery.buyer.name if delivery.buyer else None
+
+
 def _delivery(delivery: Delivery) -> dict:
     return {
-        "id": delivery.id, "recipient": recipient_of(delivery.kind, delivery.provider.name if delivery.provider else None), "channel": CHANNELS.get(delivery.kind, delivery.kind),
+        "id": delivery.id, "recipient": recipient_of(delivery.kind, _name_of(delivery)),
+        "channel": CHANNELS.get(delivery.kind, delivery.kind),
         "status": delivery.status, "lastError": delivery.last_error,
         "nextAttemptAt": iso(delivery.next_attempt_at) if delivery.status == "pending" else None,
         "attempts": [

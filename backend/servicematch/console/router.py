@@ -14,6 +14,7 @@ from fastapi.responses import FileResponse, HTMLResponse, StreamingResponse
 from pydantic import BaseModel, Field
 
 from servicematch.console import audit, deliveries, lead_detail, leads
+from servicematch.console import buyers as console_buyers
 from servicematch.console import providers as console_providers
 from servicematch.console.audit import Action
 from servicematch.console.auth import AdminOnly, AnyOperator, Db
@@ -28,6 +29,7 @@ from servicematch.errors import SIGNED_IN_ERROR_RESPONSES
 from servicematch.intake.schemas import text
 from servicematch.kernel.clock import utcnow
 from servicematch.reporting.rollup import retry_counted_delivery
+from servicematch.routing import buyers as buyer_directory
 
 router = APIRouter(prefix="/api/console", tags=["console"], responses=SIGNED_IN_ERROR_RESPONSES)
 Limit = Query(default=50, ge=1, le=MAX_LIMIT)
@@ -192,6 +194,71 @@ def test_send(provider_id: str, caller: AdminOnly, db: Db, request: Request) -> 
                  target=provider.id, detail={"results": [r["outcome"] for r in results]})
     db.commit()
     return {"results": results}
+
+
+@router.get("/buyers", summary="Every buyer, with what it bought today and this month (never its secret)")
+def list_buyers(caller: AnyOperator, db: Db) -> dict:
+    return {"items": console_buyers.buyers_json(db, buyer_directory.list_buyers(db))}
+
+
+def _buyer_change(db, caller, *, action: str, buyer, detail: dict) -> dict:
+    audit.record(db, action=action, operator=caller.operator, ip=caller.ip, target=buyer.id, detail=detail)
+    db.commit()
+    return console_buyers.buyers_json(db, [buyer])[0]
+
+
+@router.post("/buyers", status_code=201, summary="Add a buyer; the answer carries its signing secret, once (admins)")
+def add_buyer(fields: console_buyers.BuyerFields, caller: AdminOnly, db: Db, request: Request) -> dict:
+    buyer = console_buyers.add(db, fields, request.app.state.settings)
+    # The only answer that carries the secret: the list and every other answer leave it out.
+    return {**_buyer_change(db, caller, action=Action.BUYER_ADD, buyer=buyer, detail={"name": buyer.name}),
+            "secret": buyer.secret}
+
+
+@router.patch("/buyers/{buyer_id}", summary="Change a buyer; send only the fields to change (admins)")
+def change_buyer(buyer_id: str, fields: console_buyers.BuyerFields, caller: AdminOnly, db: Db,
+                 request: Request) -> dict:
+    buyer = console_buyers.change(db, buyer_id[:36], fields, request.app.state.settings)
+    # The secret itself is never written to the log; only that it changed.
+    return _buyer_change(db, caller, action=Action.BUYER_CHANGE, buyer=buyer,
+                         detail={"fields": sorted(fields.model_dump(exclude_unset=True))})
+
+
+@router.post("/buyers/{buyer_id}/pause", summary="Pause a buyer: it is not pinged or posted to (admins)")
+def pause_buyer(buyer_id: str, caller: AdminOnly, db: Db) -> dict:
+    buyer = buyer_directory.set_active(db, buyer_id[:36], False)
+    return _buyer_change(db, caller, action=Action.BUYER_PAUSE, buyer=buyer, detail={})
+
+
+@router.post("/buyers/{buyer_id}/resume", summary="Let a paused buyer bid again (admins)")
+def resume_buyer(buyer_id: str, caller: AdminOnly, db: Db) -> dict:
+    buyer = buyer_directory.set_active(db, buyer_id[:36], True)
+    return _buyer_change(db, caller, action=Action.BUYER_RESUME, buyer=buyer, detail={})
+
+
+def _buyer_test(db, caller, request: Request, buyer_id: str, *, action: str, send) -> dict:
+    buyer = buyer_directory.get_buyer(db, buyer_id[:36])
+    result = send(buyer, request.app.state.settings)
+    audit.record(db, action=action, operator=caller.operator, ip=caller.ip, target=buyer.id,
+                 detail={"outcome": result["outcome"], "httpStatus": result["httpStatus"]})
+    db.commit()
+    return result
+
+
+@router.post("/buyers/{buyer_id}/test-ping", summary="Ping the buyer with a sample lead's facts and read its bid (admins)")
+def test_ping(buyer_id: str, caller: AdminOnly, db: Db, request: Request) -> dict:
+    return _buyer_test(db, caller, request, buyer_id, action=Action.BUYER_TEST_PING, send=console_buyers.test_ping)
+
+
+@router.post("/buyers/{buyer_id}/test-post", summary="Post a sample lead marked as a test to the buyer (admins)")
+def test_post(buyer_id: str, caller: AdminOnly, db: Db, request: Request) -> dict:
+    return _buyer_test(db, caller, request, buyer_id, action=Action.BUYER_TEST_POST, send=console_buyers.test_post)
+
+
+@router.get("/buyers/{buyer_id}/bids", summary="The buyer's last bids and passes, newest first")
+def buyer_bids(buyer_id: str, caller: AnyOperator, db: Db, limit: int = Query(default=20, ge=1, le=MAX_LIMIT)
+               ) -> dict:
+    return {"items": console_buyers.bids_json(db, buyer_id[:36], limit=limit)}
 
 
 @router.get("/audit", summary="The audit log, newest first")

@@ -68,10 +68,12 @@ def free_port() -> int:
 
 
 class Receiver:
-    """Answers every POST with `status` (200 by default) and keeps what it received."""
+    """Answers every POST with `status` (200 by default) and `reply` ({} by default), and keeps what
+    it received."""
 
     def __init__(self) -> None:
         self.status = 200
+        self.reply = b"{}"
         self.received: list[dict] = []
         self.port = free_port()
         self._server: ThreadingHTTPServer | None = None
@@ -87,11 +89,13 @@ class Receiver:
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 receiver.received.append({"status": receiver.status, "body": json.loads(body or b"{}"),
-                                          "key": self.headers.get("Idempotency-Key")})
+                                          "key": self.headers.get("Idempotency-Key"),
+                                          "headers": dict(self.headers.items())})
+                reply = receiver.reply
                 self.send_response(receiver.status)
-                self.send_header("Content-Length", "2")
+                self.send_header("Content-Length", str(len(reply)))
                 self.end_headers()
-                self.wfile.write(b"{}")
+                self.wfile.write(reply)
 
             def log_message(self, *_args) -> None:
                 pass

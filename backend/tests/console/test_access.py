@@ -9,16 +9,23 @@ from sqlalchemy import func, select
 from servicematch.console.models import AuditEntry
 from servicematch.console.sessions import CSRF_HEADER
 from servicematch.delivery.models import Delivery, Provider
+from servicematch.routing.models import Buyer
 
 NEW_PROVIDER = {"name": "Cool Air", "email": "dispatch@coolair.example", "services": ["hvac"], "states": ["TX"]}
+NEW_BUYER = {"name": "Bright Leads", "postUrl": "https://buyer.example/post", "price": 20}
 X = "00000000-0000-0000-0000-000000000000"
 
 READS = ["/api/console/session", "/api/console/dashboard", "/api/console/leads", f"/api/console/leads/{X}",
-         "/api/console/leads.csv", "/api/console/deliveries", "/api/console/providers", "/api/console/audit"]
+         "/api/console/leads.csv", "/api/console/deliveries", "/api/console/providers", "/api/console/audit",
+         "/api/console/buyers", f"/api/console/buyers/{X}/bids"]
 CHANGES = [("post", f"/api/console/deliveries/{X}/retry", None), ("post", "/api/console/deliveries/retry", {"ids": [X]}),
            ("post", "/api/console/providers", NEW_PROVIDER), ("patch", f"/api/console/providers/{X}", {"name": "B"}),
            ("post", f"/api/console/providers/{X}/disable", None), ("post", f"/api/console/providers/{X}/enable", None),
-           ("post", f"/api/console/providers/{X}/test-send", None), ("delete", "/api/console/session", None)]
+           ("post", f"/api/console/providers/{X}/test-send", None),
+           ("post", "/api/console/buyers", NEW_BUYER), ("patch", f"/api/console/buyers/{X}", {"name": "B"}),
+           ("post", f"/api/console/buyers/{X}/pause", None), ("post", f"/api/console/buyers/{X}/resume", None),
+           ("post", f"/api/console/buyers/{X}/test-ping", None), ("post", f"/api/console/buyers/{X}/test-post", None),
+           ("delete", "/api/console/session", None)]
 ADMIN_ONLY = [("get", "/api/console/leads.csv", None)] + [c for c in CHANGES if c[1] != "/api/console/session"]
 
 
@@ -28,7 +35,8 @@ def _call(client, method: str, path: str, body):
 
 def _counts(app) -> tuple[int, int, int]:
     with app.state.session_factory() as session:
-        return (session.scalar(select(func.count()).select_from(Provider)),
+        return (session.scalar(select(func.count()).select_from(Provider)) +
+                session.scalar(select(func.count()).select_from(Buyer)),
                 session.scalar(select(func.count()).select_from(AuditEntry)),
                 session.scalar(select(func.count()).select_from(Delivery).where(Delivery.status == "pending")))
 

@@ -7,5 +7,6 @@ export const PATHS = {
   lead: (id: string | number) => `/leads/${encodeURIComponent(String(id))}`,
   deliveries: '/deliveries',
   providers: '/providers',
+  buyers: '/buyers',
   audit: '/audit',
 } as const

@@ -129,6 +129,17 @@ export interface LeadDetail extends LeadRow {
   } | null
   privacy: { doNotSell: boolean; gpc: boolean; revokedAt?: string | null; deletedAt?: string | null }
   deliveries: LeadDelivery[]
+  // Empty when the lead had no auction (no buyer qualified, or routing has not run yet).
+  auction: AuctionStep[]
+}
+
+export interface AuctionStep {
+  kind: 'ping' | 'bid' | 'pass' | 'outcome' | 'post' | 'accepted' | 'refused' | 'closed' | string
+  atMs: number
+  buyer: string | null
+  amount: number | null
+  exclusive: boolean | null
+  detail: string | null
 }
 
 export interface DeliveryRow {
@@ -158,6 +169,37 @@ export interface Provider {
   // Set by the delivery worker while the provider's endpoint keeps failing.
   paused?: boolean
   leadsToday: number
+}
+
+export interface Buyer {
+  id: string
+  name: string
+  active: boolean
+  postUrl: string
+  pingUrl: string | null
+  mode: 'ping-post' | 'fixed price'
+  exclusive: boolean
+  price: number | null
+  services: string[]
+  states: string[]
+  zips: string[]
+  dailyCap: number | null
+  monthlyBudget: number | null
+  hours: string | null
+  leadsToday: number
+  spentThisMonth: number
+}
+
+export interface BuyerBid {
+  leadId: string
+  requestId: string
+  service: string
+  state: string | null
+  kind: 'bid' | 'pass' | string
+  amount: number | null
+  reason: string | null
+  atMs: number
+  at: string | null
 }
 
 export interface AuditEntry {

@@ -142,6 +142,12 @@ export function formatDollars(cents: number | null | undefined): string {
   return (cents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' })
 }
 
+/** Dollars (not cents) as money, $1,234.50; — for none. */
+export function formatDollarAmount(dollars: number | null | undefined): string {
+  if (dollars === null || dollars === undefined) return '—'
+  return formatDollars(Math.round(dollars * 100))
+}
+
 /** A US number as people read it, (512) 555-0142; masked or other values as they came. */
 export function formatPhone(value: string | null | undefined): string {
   if (!value) return '—'

@@ -6,6 +6,7 @@ import { useOperator } from '../session'
 import type { LeadDetail } from '../types'
 import { useApi } from '../use-api'
 import { Card, ErrorNotice, formatPhone, formatTime, Loading, PageTitle, StatusBadge } from '../ui'
+import { AuctionWaterfall } from './auction-waterfall'
 import { DeliveryTimeline } from './delivery-timeline'
 
 function Facts({ rows }: { rows: [string, ReactNode][] }) {
@@ -77,6 +78,9 @@ export default function LeadPage() {
                   <blockquote className="mt-3 border-l-4 border-slate-200 pl-3 text-sm text-slate-700">{lead.consent.text}</blockquote>
                 </>
               ) : <p className="text-sm text-slate-500">No consent record.</p>}
+            </Card>
+            <Card title="Auction" className="lg:col-span-2">
+              <AuctionWaterfall steps={lead.auction ?? []} />
             </Card>
             <Card title="Deliveries" className="lg:col-span-2">
               <DeliveryTimeline deliveries={lead.deliveries} canResend={isAdmin} onResent={reload} />

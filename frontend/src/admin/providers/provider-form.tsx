@@ -1,7 +1,8 @@
-import { useState, type FormEvent } from 'react'
-import { ConsoleError, request } from '../api'
+import { useState } from 'react'
+import { request } from '../api'
+import { EditorForm, useSave } from '../directory-parts'
 import type { Provider } from '../types'
-import { buttonClass, ErrorNotice, Field, inputClass } from '../ui'
+import { Field, inputClass } from '../ui'
 
 interface Draft {
   name: string
@@ -54,10 +55,6 @@ export function ProviderForm({ provider, onSaved, onCancel }: {
   onCancel: () => void
 }) {
   const [draft, setDraft] = useState(() => draftOf(provider))
-  const [error, setError] = useState<string | null>(null)
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({})
-  const [busy, setBusy] = useState(false)
-
   const input = (key: keyof Draft, label: string, extra: Record<string, unknown> = {}, hint?: string) => (
     <Field label={label} hint={hint} error={fieldErrors[key]}>
       <input className={inputClass} value={draft[key]}
@@ -65,29 +62,15 @@ export function ProviderForm({ provider, onSaved, onCancel }: {
     </Field>
   )
 
-  async function save(event: FormEvent) {
-    event.preventDefault()
-    setBusy(true)
-    setError(null)
-    setFieldErrors({})
-    try {
-      if (provider) await request('PATCH', `/providers/${encodeURIComponent(String(provider.id))}`, providerBody(draft))
-      else await request('POST', '/providers', providerBody(draft))
-      onSaved()
-    } catch (failure) {
-      const answer = failure as ConsoleError
-      setError(answer.message)
-      setFieldErrors(answer.fields)
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { save, error, fieldErrors, busy } = useSave(async () => {
+    if (provider) await request('PATCH', `/providers/${encodeURIComponent(String(provider.id))}`, providerBody(draft))
+    else await request('POST', '/providers', providerBody(draft))
+    onSaved()
+  })
 
   return (
-    <form onSubmit={save} aria-label={provider ? `Edit ${provider.name}` : 'New provider'}
-      className="grid gap-3 rounded-lg border border-brand-100 bg-brand-50 p-4 sm:grid-cols-2">
-      <h2 className="text-base font-semibold sm:col-span-2">{provider ? `Edit ${provider.name}` : 'New provider'}</h2>
-      <div className="sm:col-span-2"><ErrorNotice message={error} /></div>
+    <EditorForm title={provider ? `Edit ${provider.name}` : 'New provider'} save={save} error={error} busy={busy}
+      saveLabel="Save provider" onCancel={onCancel}>
       {input('name', 'Name', { required: true, maxLength: 200 })}
       {input('email', 'Contact e-mail', { type: 'email', required: true })}
       {input('webhookUrl', 'Webhook URL', { type: 'url', placeholder: 'https://…' }, 'Leave empty to deliver by e-mail only.')}
@@ -100,10 +83,6 @@ export function ProviderForm({ provider, onSaved, onCancel }: {
       {input('zips', 'ZIP codes', { inputMode: 'numeric' }, 'Comma-separated; the radius is measured from these.')}
       {input('radiusMiles', 'Radius (miles)', { type: 'number', min: 1, max: 500, step: 'any' })}
       {input('dailyCap', 'Daily cap (leads)', { type: 'number', min: 1, step: 1 }, 'Empty: no cap.')}
-      <div className="flex flex-wrap gap-2 sm:col-span-2">
-        <button type="submit" className={buttonClass('primary')} disabled={busy}>{busy ? 'Saving…' : 'Save provider'}</button>
-        <button type="button" className={buttonClass('secondary')} onClick={onCancel}>Cancel</button>
-      </div>
-    </form>
+    </EditorForm>
   )
 }

@@ -1,6 +1,7 @@
-import { Pause, Pencil, Play, Plus, Send } from 'lucide-react'
+import { Plus, Send } from 'lucide-react'
 import { useState } from 'react'
-import { ConsoleError, request } from '../api'
+import { request } from '../api'
+import { ActiveBadge, EditPauseResume, useCardAction } from '../directory-parts'
 import { useOperator } from '../session'
 import type { Provider } from '../types'
 import { useApi } from '../use-api'
@@ -27,50 +28,23 @@ function ProviderCard({ provider, isAdmin, onEdit, onChanged }: {
   onEdit: () => void
   onChanged: () => void
 }) {
-  const [notice, setNotice] = useState<string | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { run, notice, error, busy } = useCardAction()
   const path = `/providers/${encodeURIComponent(String(provider.id))}`
 
-  async function act(action: 'disable' | 'enable', done: string) {
-    setBusy(true)
-    setError(null)
-    setNotice(null)
-    try {
-      await request('POST', `${path}/${action}`)
-      setNotice(done)
+  const act = (action: 'disable' | 'enable', done: string) =>
+    run(() => request('POST', `${path}/${action}`), () => {
       onChanged()
-    } catch (failure) {
-      setError((failure as ConsoleError).message)
-    } finally {
-      setBusy(false)
-    }
-  }
-
-  async function testSend() {
-    setBusy(true)
-    setError(null)
-    setNotice(null)
-    try {
-      const answer = await request<{ results: TestSendResult[] }>('POST', `${path}/test-send`)
-      const failed = answer.results.filter((r) => r.outcome !== 'delivered')
-      const summary = answer.results.map(describeResult).join('; ')
-      if (failed.length) setError(`Test send did not go through: ${summary}`)
-      else setNotice(`Test lead sent: ${summary}`)
-    } catch (failure) {
-      setError((failure as ConsoleError).message)
-    } finally {
-      setBusy(false)
-    }
-  }
+      return [true, done]
+    })
+  const testSend = () => run(() => request<{ results: TestSendResult[] }>('POST', `${path}/test-send`), (answer) => {
+    const failed = answer.results.filter((r) => r.outcome !== 'delivered')
+    const summary = answer.results.map(describeResult).join('; ')
+    return failed.length ? [false, `Test send did not go through: ${summary}`] : [true, `Test lead sent: ${summary}`]
+  })
 
   const area = [provider.states.join(', '), provider.zips.join(', ')].filter(Boolean).join(' · ')
   return (
-    <Card title={provider.name} actions={
-      <span className={`rounded px-2 py-0.5 text-xs font-semibold ${provider.active ? 'bg-green-100 text-green-800' : 'bg-slate-200 text-slate-700'}`}>
-        {provider.active ? 'Active' : 'Paused'}
-      </span>
-    }>
+    <Card title={provider.name} actions={<ActiveBadge active={provider.active} />}>
       {provider.paused && (
         <p className="mb-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
           Deliveries are on hold: the endpoint kept failing.
@@ -89,20 +63,9 @@ function ProviderCard({ provider, isAdmin, onEdit, onChanged }: {
       <SuccessNotice message={notice} />
       {isAdmin && (
         <div className="mt-3 flex flex-wrap gap-2">
-          <button type="button" className={buttonClass('secondary')} onClick={onEdit} aria-label={`Edit ${provider.name}`}>
-            <Pencil size={16} aria-hidden="true" /> Edit
-          </button>
-          {provider.active ? (
-            <button type="button" className={buttonClass('danger')} disabled={busy} aria-label={`Pause ${provider.name}`}
-              onClick={() => act('disable', 'Paused: no new leads go to this provider.')}>
-              <Pause size={16} aria-hidden="true" /> Pause
-            </button>
-          ) : (
-            <button type="button" className={buttonClass('secondary')} disabled={busy} aria-label={`Resume ${provider.name}`}
-              onClick={() => act('enable', 'Resumed: this provider receives leads again.')}>
-              <Play size={16} aria-hidden="true" /> Resume
-            </button>
-          )}
+          <EditPauseResume name={provider.name} active={provider.active} busy={busy} onEdit={onEdit}
+            onPause={() => act('disable', 'Paused: no new leads go to this provider.')}
+            onResume={() => act('enable', 'Resumed: this provider receives leads again.')} />
           <button type="button" className={buttonClass('secondary')} disabled={busy} aria-label={`Test send to ${provider.name}`}
             onClick={testSend}>
             <Send size={16} aria-hidden="true" /> Test send
