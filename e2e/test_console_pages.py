@@ -102,7 +102,7 @@ def test_admin_adds_edits_pauses_and_test_sends_to_a_provider(page: Page, operat
         card.get_by_role("button", name=f"Test send to {name}").click()
         expect(card.get_by_role("status")).to_contain_text("Test lead sent: webhook delivered, HTTP 200")
         sample = receiver.wait_for(1)[-1].json
-        assert sample["istest"] == "Y"
+        assert sample["type"] == "lead.test" and sample["data"]["istest"] == "Y"
 
         page.get_by_role("link", name="Audit log").click()
         for action in ("provider.add", "provider.change", "provider.disable", "provider.enable",

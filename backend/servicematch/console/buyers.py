@@ -10,12 +10,12 @@ from dataclasses import fields as dataclass_fields
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.orm import Session
 
-from servicematch.outbound.http_sender import DeliveryClient, encode_body, post_signed
-from servicematch.outbound.outcome import SendResult
 from servicematch.errors import ServiceMatchError
 from servicematch.intake.models import ConsentRecord, Lead
 from servicematch.intake.payload import consent_proof
 from servicematch.kernel.clock import utcnow
+from servicematch.outbound.http_sender import DeliveryClient, encode_body, post_signed
+from servicematch.outbound.outcome import SendResult
 from servicematch.routing import buyers as directory
 from servicematch.routing.models import Buyer
 from servicematch.routing.pings import ping_body, read_bid
