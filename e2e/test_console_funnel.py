@@ -6,7 +6,14 @@ import time
 
 import pytest
 from console_support import WAIT_SECONDS, ConsoleClient, create_operators, sign_in
-from funnel_steps import CALL_CENTRE_OPEN, Contact, advance_to, complete_steps, lead_form_steps, service_config
+from funnel_steps import (
+    CALL_CENTRE_OPEN,
+    Contact,
+    advance_to,
+    complete_steps,
+    lead_form_steps,
+    service_config,
+)
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
