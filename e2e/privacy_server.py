@@ -21,6 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "backend" / "tests" / "delivery"))
 
 from delivery_receivers import HttpReceiver, SmtpReceiver, free_port
+from funnel_steps import Contact, complete_steps, lead_form_steps, service_config
+from playwright.sync_api import Page, expect
 from site_paths import STATIC_DIR, server_log
 
 from servicematch.devserver import start_server
@@ -131,3 +133,12 @@ def mail_to(smtp, address: str, count: int = 1) -> list:
             lambda: len([m for m in smtp.messages if address in m[0]]) >= count, 30), f"no mail to {address}"
         return [email.message_from_string(content, policy=policy.default)
                 for recipients, content in smtp.messages if address in recipients]
+
+
+def submit_hvac_lead(page: Page, server: PrivacyServer, contact: Contact) -> dict:
+    """Send an HVAC lead through the form as a visitor does; the service's configuration."""
+    service = service_config(server.base_url, "hvac")
+    page.goto(f"{server.base_url}/form/hvac")
+    complete_steps(page, lead_form_steps(server.base_url, service), contact)
+    expect(page.get_by_role("heading", name="Success!")).to_be_visible(timeout=15_000)
+    return service

@@ -16,6 +16,7 @@ from funnel_steps import (
     lead_form_steps,
     pick_date,
     service_config,
+    wait_until_interactive,
 )
 from playwright.sync_api import Page, Route, expect
 
@@ -167,3 +168,30 @@ def test_thank_you_opened_directly_goes_home(page: Page, live_server: str):
     page.goto("/thank-you")
     expect(page).to_have_url(f"{live_server}/")
     expect(page.get_by_text("Your request has been received")).to_have_count(0)
+
+
+@pytest.mark.parametrize("path", ["/legal/auto-accident", "/services/roofing"])
+def test_radio_circles_keep_their_size_on_options_of_two_lines(page: Page, live_server: str, path: str):
+    page.goto(path)
+    for number in (1, 2):
+        expect(page.get_by_text(f"Step {number} of", exact=False)).to_be_visible()
+        wait_until_interactive(page)
+        radios = page.get_by_role("radio")
+        boxes = [radios.nth(index).bounding_box() for index in range(radios.count())]
+        assert boxes and all((round(b["width"]), round(b["height"])) == (20, 20) for b in boxes), (number, boxes)
+        radios.first.click()
+
+
+def test_a_step_change_shows_its_step_number_below_the_sticky_header(page: Page, live_server: str):
+    page.goto("/services/roofing")
+    expect(page.get_by_text("Step 1 of", exact=False)).to_be_visible()
+    wait_until_interactive(page)
+    header = page.get_by_role("banner")
+    for number in (2, 3):
+        page.get_by_role("radio").first.click()
+        progress = page.get_by_text(f"Step {number} of", exact=False)
+        expect(progress).to_be_in_viewport()
+        # Smooth scrolling: wait until the page has come to rest, then compare the positions.
+        page.wait_for_function("""() => new Promise(resolve => { const y = scrollY;
+            requestAnimationFrame(() => requestAnimationFrame(() => resolve(scrollY === y))) })""")
+        assert progress.bounding_box()["y"] >= header.bounding_box()["y"] + header.bounding_box()["height"], number

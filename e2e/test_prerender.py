@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, expect
 
 pytestmark = pytest.mark.browser
 
@@ -63,5 +63,45 @@ def test_without_javascript_the_page_is_readable(browser: Browser, live_server: 
         assert page.get_by_role("heading", level=1).first.is_visible() or page.locator("h1").count() > 0
         assert page.locator("input[type=radio]").first.is_visible()
         assert page.get_by_role("contentinfo").is_visible()
+    finally:
+        context.close()
+
+
+GPC_NOTICE = "Global Privacy Control detected: we will not sell or share your information."
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize("path", ["/", "/services/roofing", "/form/hvac", "/call/final-expense-ib", "/privacy-policy",
+                                  "/disqualified"])
+def test_a_sec_gpc_request_is_told_in_the_footer_after_hydrating_cleanly(browser: Browser, live_server: str,
+                                                                         path: str, width: int):
+    context = browser.new_context(viewport={"width": width, "height": 900}, extra_http_headers={"Sec-GPC": "1"})
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda error: problems.append(f"pageerror: {error}"))
+    try:
+        page.goto(live_server + path, wait_until="networkidle")
+        page.wait_for_function("() => document.documentElement.dataset.interactive === 'true'")
+        notice = page.get_by_role("contentinfo").get_by_text(GPC_NOTICE)
+        expect(notice).to_be_visible()
+        notice.scroll_into_view_if_needed()
+        expect(notice).to_be_in_viewport()
+    finally:
+        context.close()
+    assert problems == []
+
+
+def test_navigator_global_privacy_control_is_told_too_and_nothing_without_it(browser: Browser, live_server: str):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    try:
+        page.goto(live_server + "/about-us", wait_until="networkidle")
+        page.wait_for_function("() => document.documentElement.dataset.interactive === 'true'")
+        expect(page.get_by_role("contentinfo")).to_contain_text("All rights reserved")
+        expect(page.get_by_text(GPC_NOTICE)).to_have_count(0)
+        page.add_init_script("Object.defineProperty(navigator, 'globalPrivacyControl', {value: true})")
+        page.reload(wait_until="networkidle")
+        expect(page.get_by_role("contentinfo").get_by_text(GPC_NOTICE)).to_be_visible()
     finally:
         context.close()

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from funnel_steps import Contact, complete_steps, lead_form_steps, service_config
 from playwright.sync_api import Page, expect
-from privacy_server import PrivacyServer, mail_to, serve
+from privacy_server import PrivacyServer, mail_to, serve, submit_hvac_lead
 from sqlalchemy import create_engine, select
 
 from servicematch.db.registry import metadata
@@ -80,6 +80,27 @@ def test_delete_by_code_in_the_browser_and_an_unknown_address_gets_the_same_answ
         engine.dispose()
     for personal in (contact.email, contact.phone, contact.address1):
         assert personal not in dump
+
+
+def test_the_access_report_shows_questions_and_answers_in_words(page: Page, server: PrivacyServer,
+                                                                save_screenshot) -> None:
+    contact = Contact(phone=f"5125550{next(PHONES):03d}")
+    service = submit_hvac_lead(page, server, contact)
+    mail_to(server.smtp, contact.email)  # the receipt
+    page.goto(f"{server.base_url}/privacy/requests")
+    _ask(page, server, "See my data", contact.email)
+    message = mail_to(server.smtp, contact.email, 2)[-1].get_body(preferencelist=("plain",)).get_content()
+    assert "It confirms your request to see the data we hold about you" in message
+    page.get_by_label("6-digit code").fill(re.search(r"\b(\d{6})\b", message).group(1))
+    page.get_by_role("button", name="Confirm").click()
+    expect(page.get_by_role("heading", name="Your data")).to_be_visible()
+    report = page.locator("dl").first
+    expect(report.locator("dt", has_text="Street Address")).to_be_visible()
+    expect(report.locator("dd", has_text=contact.address1)).to_be_visible()
+    question = next(f for f in service["fields"] if f.get("mapping") == "cq1")
+    expect(report.locator("dt", has_text=question["label"])).to_be_visible()
+    expect(report.locator("dt", has_text=re.compile(r"^(address1|cq\d+)$"))).to_have_count(0)
+    save_screenshot(page, "privacy-access-report")
 
 
 def test_a_wrong_then_reused_code_is_refused_with_a_clear_message(page: Page, server: PrivacyServer) -> None:

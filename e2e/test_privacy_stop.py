@@ -10,9 +10,17 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from funnel_steps import Contact, complete_steps, lead_form_steps, service_config
+from funnel_steps import Contact
 from playwright.sync_api import Page, expect
-from privacy_server import BUYER_NAME, BUYER_SECRET, PROVIDER_SECRET, PrivacyServer, mail_to, serve
+from privacy_server import (
+    BUYER_NAME,
+    BUYER_SECRET,
+    PROVIDER_SECRET,
+    PrivacyServer,
+    mail_to,
+    serve,
+    submit_hvac_lead,
+)
 from standardwebhooks import Webhook
 
 from servicematch.outbound.signing import verify_signature
@@ -50,10 +58,7 @@ def test_the_receipts_stop_link_brings_one_lead_revoked_to_every_recipient(page:
                                                                           save_screenshot) -> None:
     # A phone of its own: a repeat within 30 days would be a duplicate, which is not sold again.
     contact = Contact(phone=f"5125550{next(PHONES):03d}")
-    service = service_config(server.base_url, "hvac")
-    page.goto(f"{server.base_url}/form/hvac")
-    complete_steps(page, lead_form_steps(server.base_url, service), contact)
-    expect(page.get_by_role("heading", name="Success!")).to_be_visible(timeout=15_000)
+    submit_hvac_lead(page, server, contact)
 
     receipt = mail_to(server.smtp, contact.email)[0]
     text = receipt.get_body(preferencelist=("plain",)).get_content()

@@ -14,6 +14,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.middleware.gzip import GZipMiddleware
 
+from servicematch.address.directory import load_directory
 from servicematch.address.router import router as address_router
 from servicematch.catalog.loader import load_catalog
 from servicematch.catalog.router import router as catalog_router
@@ -54,6 +55,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if worker is not None:
             app.state.delivery_worker = worker
             worker.start()
+        # The ZIP directory (address suggestions, the ZIP-in-state check) takes a moment to
+        # build: build it now, beside the first requests, rather than inside one.
+        asyncio.get_running_loop().run_in_executor(None, load_directory)
         try:
             yield
         finally:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from servicematch.catalog.loader import CatalogIndex
 from servicematch.delivery.models import Delivery, DeliveryStatus
 from servicematch.intake.models import Lead
 from servicematch.intake.payload import decrypt_personal_data
@@ -28,8 +29,33 @@ def _recipient(delivery: Delivery, settings: Settings) -> str:
     return delivery.provider.name if delivery.provider is not None else "A provider (since removed)"
 
 
-def lead_report(*, session: Session, settings: Settings, lead: Lead) -> dict:
+# Stored keys that no field of the catalogue labels.
+EXTRA_LABELS = {"address2": "Address line 2", "cq20": "Year employment began"}
+
+
+def _labels(index: CatalogIndex | None, lead: Lead) -> dict[str, str]:
+    """The question each stored key answers, as the visitor read it on the form."""
+    if index is None:
+        return dict(EXTRA_LABELS)
+    labels = {**EXTRA_LABELS, **{f.id: f.label for f in index.catalog.site.baseFields}}
+    service = index.find(lead.service, lead.vertical)
+    for definition in service.fields if service else []:
+        labels[definition.id] = definition.label
+        if definition.mapping:
+            labels[definition.mapping] = definition.label
+    return labels
+
+
+def in_words(*, labels: dict[str, str], contact: dict, answers: dict) -> list[dict[str, str]]:
+    """Each detail and answer held, under its question's label, the contact details first."""
+    return [{"question": labels.get(key, key), "answer": str(value)}
+            for key, value in [*contact.items(), *answers.items()] if value not in ("", None)]
+
+
+def lead_report(*, session: Session, settings: Settings, lead: Lead, index: CatalogIndex | None = None) -> dict:
     personal = decrypt_personal_data(lead=lead, settings=settings)
+    contact = personal.get("contact", {})
+    answers = {**(lead.answers or {}), **personal.get("answers", {})}
     consent = lead.consent
     deliveries = session.scalars(select(Delivery).where(Delivery.lead_id == lead.id)
                                  .order_by(Delivery.created_at)).all()
@@ -41,8 +67,9 @@ def lead_report(*, session: Session, settings: Settings, lead: Lead) -> dict:
         "vertical": lead.vertical,
         "service": lead.service,
         "category": lead.category,
-        "contact": personal.get("contact", {}),
-        "answers": {**(lead.answers or {}), **personal.get("answers", {})},
+        "contact": contact,
+        "answers": answers,
+        "inWords": in_words(labels=_labels(index, lead), contact=contact, answers=answers),
         "click": lead.click or {},
         "doNotSell": lead.do_not_sell,
         "consent": None if consent is None else {
@@ -64,13 +91,13 @@ def lead_report(*, session: Session, settings: Settings, lead: Lead) -> dict:
 
 
 def access_report(*, session: Session, settings: Settings, leads: list[Lead], keys: list[str],
-                  generated_at) -> dict:
+                  generated_at, index: CatalogIndex | None = None) -> dict:
     requests = session.scalars(select(PrivacyRequest).where(PrivacyRequest.contact_key.in_(keys))
                                .order_by(PrivacyRequest.received_at)).all()
     return {
         "generatedAt": _iso(generated_at),
         "business": settings.brand_name,
-        "leads": [lead_report(session=session, settings=settings, lead=lead) for lead in leads],
+        "leads": [lead_report(session=session, settings=settings, lead=lead, index=index) for lead in leads],
         "privacyRequests": [
             {"kind": r.kind, "receivedAt": _iso(r.received_at), "verifiedAt": _iso(r.verified_at),
              "closedAt": _iso(r.closed_at), "outcome": r.outcome}

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from servicematch.catalog.loader import CatalogIndex
 from servicematch.errors import ServiceMatchError
 from servicematch.intake.crypto import cipher_for
 from servicematch.intake.validation import has_control_characters
@@ -79,7 +80,10 @@ def start_request(*, session_factory: sessionmaker[Session], settings: Settings,
         session.flush()
         code = issue_code(session=session, settings=settings, request=request, now=now)
         session.commit()
-    _mailer.submit(_mail_code, session_factory, settings, key, value if key.startswith("email:") else None, code)
+    made = f"{now:%B} {now.day}, {now:%Y} at {now:%H:%M} UTC"
+    confirms = f"It confirms your request {REQUEST_IN_WORDS[kind]} (request {request_id}, made {made})."
+    _mailer.submit(_mail_code, session_factory, settings, key, value if key.startswith("email:") else None, code,
+                   confirms)
     if key.startswith("email:"):
         message = f"We sent a 6-digit code to {value}. It works for {CODE_LIFETIME.seconds // 60} minutes."
     else:
@@ -88,15 +92,25 @@ def start_request(*, session_factory: sessionmaker[Session], settings: Settings,
     return Started(request_id=request_id, message=message)
 
 
+# What each kind of request asks, as the code's e-mail names it.
+REQUEST_IN_WORDS = {
+    RequestKind.ACCESS: "to see the data we hold about you",
+    RequestKind.DELETE: "to delete your data",
+    RequestKind.CORRECT: "to correct your data",
+    RequestKind.OPT_OUT: "to opt out of the sale and sharing of your information",
+    RequestKind.STOP: "to stop being contacted",
+}
+
+
 def _mail_code(session_factory: sessionmaker[Session], settings: Settings, key: str, email: str | None,
-               code: str) -> None:
+               code: str, confirms: str) -> None:
     try:
         if email is None:
             with session_factory() as session:
                 email = email_on_file(session=session, settings=settings, key=key)
         if not email:
             return
-        text = (f"Your {settings.brand_name} verification code is {code}.\n\n"
+        text = (f"Your {settings.brand_name} verification code is {code}.\n\n{confirms}\n\n"
                 f"It works for {CODE_LIFETIME.seconds // 60} minutes. If you did not ask for it, "
                 "ignore this e-mail: nothing happens without the code.\n")
         send_message(settings=settings, message=new_message(
@@ -107,7 +121,7 @@ def _mail_code(session_factory: sessionmaker[Session], settings: Settings, key: 
 
 
 def verify_request(*, session_factory: sessionmaker[Session], settings: Settings, request_id: str,
-                   code: str, now: datetime | None = None) -> dict:
+                   code: str, index: CatalogIndex | None = None, now: datetime | None = None) -> dict:
     """Check the code, do what was asked, close the request; the answer for the page."""
     now = now or utcnow()
     with session_factory() as session:
@@ -129,7 +143,7 @@ def verify_request(*, session_factory: sessionmaker[Session], settings: Settings
                 session.commit()
                 raise ServiceMatchError(refusal, status_code=429)
             answer["report"] = access_report(session=session, settings=settings, leads=leads, keys=keys,
-                                             generated_at=now)
+                                             generated_at=now, index=index)
             answer["message"] = "Here is every piece of data we hold for this contact."
         elif request.kind == RequestKind.DELETE:
             addresses = _addresses(settings, leads)

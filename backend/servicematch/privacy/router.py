@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, FastAPI, Request
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from servicematch.deps import SessionFactoryDep, SettingsDep
+from servicematch.deps import CatalogDep, SessionFactoryDep, SettingsDep
 from servicematch.errors import RATE_LIMITED_RESPONSES
 from servicematch.intake.ratelimit import SlidingWindowLimiter, counted_always
 from servicematch.intake.schemas import text
@@ -85,9 +85,9 @@ async def start(body: StartRequest, settings: SettingsDep, factory: SessionFacto
 @router.post("/api/privacy/requests/{request_id}/verify", response_model=Verified, dependencies=[_try_limit],
              summary="Prove the e-mail with the code; the request is carried out and closed")
 async def verify(request_id: str, body: VerifyRequest, settings: SettingsDep,
-                 factory: SessionFactoryDep) -> Verified:
+                 factory: SessionFactoryDep, index: CatalogDep) -> Verified:
     answer = await run_in_threadpool(rights.verify_request, session_factory=factory, settings=settings,
-                                     request_id=request_id[:64], code=body.code)
+                                     request_id=request_id[:64], code=body.code, index=index)
     return Verified(**answer)
 
 

@@ -48,7 +48,7 @@ class SiteDocument:
         return self._template
 
     def render(self, meta: PageMeta, brand: str, *, markup: str | None = None,
-               data: Mapping[str, Any] | None = None) -> str:
+               data: Mapping[str, Any] | None = None, privacy_control: bool = False) -> str:
         """The page with its head tags and content, readable before any script runs.
 
         `markup` is the page as React rendered it at build time; the app hydrates it. Without it
@@ -57,6 +57,9 @@ class SiteDocument:
         of the API reads the first render makes.
         """
         html = self._load().replace("</head>", f"    {head_html(meta, brand)}\n  </head>", 1)
+        if privacy_control:
+            # The request came with Sec-GPC: 1; the app reads this after hydrating and says so.
+            html = html.replace("<html ", '<html data-gpc="1" ', 1)
         if markup is not None:
             root = f'<div id="root" data-prerendered="">{markup}</div>'
         else:

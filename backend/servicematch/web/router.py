@@ -9,6 +9,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTex
 
 from servicematch.catalog.loader import CatalogIndex
 from servicematch.errors import error_body
+from servicematch.intake.client import sends_global_privacy_control
 from servicematch.settings import Settings
 
 from .chunks import ChunkManifest
@@ -93,8 +94,9 @@ def install_site(app: FastAPI, settings: Settings, catalog: CatalogIndex) -> Non
         # Unknown pages still get the app (it draws the error screen) but say 404 to crawlers.
         markup = prerendered.markup(page.path) if page.route and page.route.prerender else None
         html = document.render(meta, brand, markup=markup,
-                               data={read: site_data.read(read) for read in data_reads(page)})
+                               data={read: site_data.read(read) for read in data_reads(page)},
+                               privacy_control=sends_global_privacy_control(request))
         return HTMLResponse(html, status_code=meta.status_code,
-                            headers={"Cache-Control": REVALIDATE})
+                            headers={"Cache-Control": REVALIDATE, "Vary": "Sec-GPC"})
 
     app.include_router(router)

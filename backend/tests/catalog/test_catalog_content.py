@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 EXPECTED = {
@@ -123,3 +126,18 @@ def test_base_fields_follow_the_spec(catalog_index):
     assert {f.step for i, f in base.items() if i != "phone"} == {98}
     assert base["phone"].step == 99 and base["phone"].label == "Phone Number Verification"
     assert len(base["state"].options) == 51 and "DC" in base["state"].options
+
+
+# What the thank-you page promises every visitor (frontend/src/pages/thank-you.tsx).
+THANK_YOU_PAGE = Path(__file__).resolve().parents[3] / "frontend" / "src" / "pages" / "thank-you.tsx"
+CONTACT_PROMISE = "within one business day"
+_WITHIN = re.compile(r"within (?:\w+ )?(?:business )?(?:hours?|days?)", re.IGNORECASE)
+
+
+def test_services_promise_contact_in_the_time_the_thank_you_page_says(catalog_index):
+    page = THANK_YOU_PAGE.read_text(encoding="utf-8")
+    assert f"Expect a call or text {CONTACT_PROMISE} at the number you gave us." in page
+    for service in catalog_index.catalog.services:
+        texts = [service.successMessage, *(faq.answer for faq in service.faqs)]
+        promises = {match.group(0) for text in texts for match in _WITHIN.finditer(" ".join(text.split()))}
+        assert promises <= {CONTACT_PROMISE}, (service.id, promises)

@@ -50,6 +50,13 @@ def test_access_shows_every_lead_answer_consent_and_delivery_and_is_limited_to_t
     (held,) = answer.json()["report"]["leads"]
     assert held["requestId"] == lead.request_id and held["contact"]["email"] == CONTACT["email"]
     assert held["answers"]["cq1"] == "Replace an existing system"
+    # In words, as the form asked: the field labels of the catalogue, not the stored keys.
+    hvac = app.state.catalog.find("hvac", "services")
+    cq1 = next(f.label for f in hvac.fields if f.mapping == "cq1")
+    in_words = {item["question"]: item["answer"] for item in held["inWords"]}
+    assert in_words["Street Address"] == CONTACT["address1"]
+    assert in_words[cq1] == "Replace an existing system"
+    assert not {"address1", "cq1"} & set(in_words)
     assert held["consent"]["text"] and held["consent"]["ipAddress"] == "203.0.113.7"
     received = {(d["recipient"], d["status"]) for d in held["deliveries"] if d["what"] == "lead"}
     assert ("Acme Home Quotes LLC", "delivered") in received and ("Cool Air", "delivered") in received
@@ -66,6 +73,13 @@ def test_access_shows_every_lead_answer_consent_and_delivery_and_is_limited_to_t
     assert third.status_code == 429 and "2 times in the last 12 months" in third.json()["error"]
     with app.state.session_factory() as session:
         assert session.get(PrivacyRequest, third_id).outcome.startswith("refused")
+
+
+def test_the_code_e_mail_says_which_request_it_confirms(client, smtp) -> None:
+    before = len([m for m in smtp.messages if CONTACT["email"] in m[0]])
+    started = client.post("/api/privacy/requests", json={"kind": "delete", "email": CONTACT["email"]})
+    message = text_of(wait_for_mail(smtp, CONTACT["email"], before + 1)[-1])
+    assert f"It confirms your request to delete your data (request {started.json()['requestId']}, made " in message
 
 
 def test_delete_leaves_no_email_phone_name_or_address_even_with_the_data_key(

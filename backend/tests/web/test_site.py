@@ -28,6 +28,14 @@ def test_unknown_pages_get_the_app_with_a_404_status(client, path):
     assert '<div id="root">' in response.text
 
 
+@pytest.mark.parametrize("path", ["/", "/services/unicorn-grooming"])
+def test_a_page_asked_for_with_global_privacy_control_is_marked_for_the_app(client, path):
+    marked = client.get(path, headers={"Sec-GPC": "1"})
+    assert '<html data-gpc="1" ' in marked.text
+    assert "Sec-GPC" in marked.headers["vary"]
+    assert "data-gpc" not in client.get(path).text
+
+
 def test_hashed_assets_are_cached_for_a_year(client):
     response = client.get("/assets/app-1234.js")
     assert response.status_code == 200

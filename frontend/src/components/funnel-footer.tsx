@@ -2,6 +2,7 @@ import { Link, useLocation } from 'react-router'
 import { paths } from '../app/routes'
 import { useCatalogState } from '../lib/catalog-context'
 import { findService, matchServicePath } from '../lib/service-lookup'
+import { PrivacyControlNotice } from './privacy-control-notice'
 
 const YEAR = new Date().getFullYear()
 const linkClass =
@@ -22,6 +23,7 @@ export function FunnelFooter({ pathname }: { pathname: string }) {
   return (
     <footer className="mt-auto border-t border-slate-200 bg-slate-50 text-xs leading-relaxed text-slate-600">
       <div className="mx-auto w-full max-w-3xl space-y-3 px-4 py-6 sm:px-6">
+        <PrivacyControlNotice className="font-semibold text-slate-800" />
         {service?.disclaimer ? <p>{service.disclaimer}</p> : null}
         <p>
           {brandName} is a free service that connects consumers with independent third-party service providers.

@@ -4,6 +4,7 @@ import { useCatalogState } from '../lib/catalog-context'
 import { findService, matchServicePath } from '../lib/service-lookup'
 import { servicesOf } from './catalog-links'
 import { Container } from './container'
+import { PrivacyControlNotice } from './privacy-control-notice'
 
 const YEAR = new Date().getFullYear()
 // inline-block: a name that wraps stays one rectangle, so a tap at its centre lands on it.
@@ -48,6 +49,7 @@ export function SiteFooter({ pathname }: { pathname?: string }) {
             {service.disclaimer}
           </p>
         ) : null}
+        <PrivacyControlNotice className="mt-8 rounded-lg bg-white/10 px-4 py-3 font-semibold text-white" />
         <p className="mt-8 border-t border-white/10 pt-6 text-xs leading-relaxed text-slate-400">
           {brandName} is a free service that connects consumers with independent third-party service
           providers. Services are provided by independent third parties, not by {brandName}.

@@ -26,14 +26,12 @@ export function AccessReportView({ report }: { report: AccessReport }) {
             {lead.category || lead.service}, {when(lead.submittedAt)}
           </h3>
           <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[12rem_1fr]">
-            {Object.entries({ ...lead.contact, ...lead.answers })
-              .filter(([, value]) => value !== '' && value != null)
-              .map(([key, value]) => (
-                <div key={key} className="contents">
-                  <dt className="font-semibold text-slate-700">{key}</dt>
-                  <dd className="break-words text-slate-900">{String(value)}</dd>
-                </div>
-              ))}
+            {lead.inWords.map(({ question, answer }) => (
+              <div key={question} className="contents">
+                <dt className="font-semibold text-slate-700">{question}</dt>
+                <dd className="break-words text-slate-900">{answer}</dd>
+              </div>
+            ))}
           </dl>
           {lead.consent ? (
             <details>

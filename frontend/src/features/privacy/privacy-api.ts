@@ -28,6 +28,8 @@ export interface ReportLead {
   category: string
   contact: Record<string, string>
   answers: Record<string, string>
+  // The same, under the questions' labels as the form showed them.
+  inWords: { question: string; answer: string }[]
   doNotSell: boolean
   consent: { text: string; givenAt: string; pageUrl: string | null; ipAddress: string | null } | null
   revoked: { at: string; how: string } | null

@@ -1,7 +1,6 @@
-import { useEffect, useState } from 'react'
 import { Link, useLocation } from 'react-router'
 import { paths } from '../../app/routes'
-import { privacyControlRequested } from '../../lib/third-party/pixel'
+import { usePrivacyControl } from '../../lib/privacy-control'
 
 const PARTNERS_PHRASE = /marketing partners/i
 
@@ -18,9 +17,7 @@ export function ConsentBlock({
   disabled: boolean
 }) {
   const location = useLocation()
-  // Read after mounting: pages are rendered ahead of time, where there is no navigator.
-  const [gpc, setGpc] = useState(false)
-  useEffect(() => setGpc(privacyControlRequested()), [])
+  const gpc = usePrivacyControl()
   const partnersLink = (words: string) => (
     <Link
       to="/marketing-partners"

@@ -7,10 +7,17 @@ const FLASH_MS = 2000
 
 export const fieldWrapperId = (fieldId: string) => `field-wrap-${fieldId}`
 
-/** Scroll an element's top into view with some room above it, for fixed headers and context. */
+/** How much of the top of the window a sticky page header covers (0 on pages without one). */
+function stickyHeaderHeight(): number {
+  const header = document.querySelector('header')
+  if (!header || !['sticky', 'fixed'].includes(getComputedStyle(header).position)) return 0
+  return header.getBoundingClientRect().height
+}
+
+/** Scroll an element's top into view with some room above it, below a sticky header. */
 export function scrollToElement(element: Element | null, offset = SCROLL_OFFSET_PX): void {
   if (!element) return
-  const top = element.getBoundingClientRect().top + window.scrollY - offset
+  const top = element.getBoundingClientRect().top + window.scrollY - offset - stickyHeaderHeight()
   window.scrollTo({ top: Math.max(top, 0), behavior: 'smooth' })
 }
 

@@ -1,6 +1,8 @@
 // Browser pixel (spec section 2): CompleteRegistration on the thank-you pages, Contact on the
 // phone link. Never loaded when the browser sends Global Privacy Control.
 
+import { privacyControlRequested } from '../privacy-control'
+
 type Fbq = ((...args: unknown[]) => void) & {
   queue?: unknown[][]
   loaded?: boolean
@@ -13,15 +15,11 @@ declare global {
     fbq?: Fbq
     _fbq?: Fbq
   }
-  interface Navigator {
-    globalPrivacyControl?: boolean
-  }
 }
 
 export const PIXEL_SCRIPT_URL = 'https://connect.facebook.net/en_US/fbevents.js'
 const initialised = new Set<string>()
 
-export const privacyControlRequested = () => navigator.globalPrivacyControl === true
 
 /** The pixel's first-party cookie (_fbp), also sent with each lead as click.fbp. */
 export function pixelCookie(): string {

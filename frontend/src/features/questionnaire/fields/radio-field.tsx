@@ -61,7 +61,7 @@ export function RadioField({
                   if (!movedByArrow.current) onChoice(option)
                   movedByArrow.current = false
                 }}
-                className="size-5 accent-brand-600"
+                className="size-5 shrink-0 accent-brand-600"
               />
               {option}
             </label>
