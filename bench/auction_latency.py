@@ -41,6 +41,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import httpx
+from sqlalchemy import create_engine, text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from delivery_latency import lead_body, percentile
@@ -63,6 +64,7 @@ GOAL_P99_MS = 200
 GOAL_PAST_DEADLINE_MS = 50
 # After the last submission, how long to wait for posts still on their way.
 DRAIN_SECONDS = 15
+WARM_UP_SECONDS = 180
 
 
 class Buyers:
@@ -158,12 +160,34 @@ def server_env(ping_timeout_ms: int) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def fresh_server(database: str, buyers: Buyers, ping_timeout_ms: int) -> Iterator[str]:
+def fresh_server(database: str, buyers: Buyers, ping_timeout_ms: int) -> Iterator[tuple[str, str]]:
+    """(the server's base URL, its database URL)"""
     env = server_env(ping_timeout_ms)
     with fresh_database(database) as database_url:
         add_buyers(database_url, env, buyers)
         with running_server(database_url, env, ("--no-migrate",)) as base_url:
-            yield base_url
+            yield base_url, database_url
+
+
+def auction_times(database_url: str) -> dict[str, tuple[int, int]]:
+    """requestId -> (ms from commit to the last bid or pass taken, ms from commit to the outcome), as the
+    worker recorded them in the auction's waterfall (auction_steps.at_ms)."""
+    engine = create_engine(database_url)
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(text(
+                "SELECT l.request_id, s.kind, s.at_ms FROM auction_steps s JOIN leads l ON l.id = s.lead_id "
+                "WHERE s.kind IN ('bid', 'pass', 'outcome')")).all()
+    finally:
+        engine.dispose()
+    bids: dict[str, int] = {}
+    outcomes: dict[str, int] = {}
+    for request_id, kind, at_ms in rows:
+        if kind == "outcome":
+            outcomes[request_id] = min(at_ms, outcomes.get(request_id, at_ms))
+        else:
+            bids[request_id] = max(at_ms, bids.get(request_id, at_ms))
+    return {request_id: (bids.get(request_id, at), at) for request_id, at in outcomes.items()}
 
 
 class Client:
@@ -203,13 +227,25 @@ def wait_for_posts(buyers: Buyers, wanted: set[str], seconds: float) -> None:
         time.sleep(0.05)
 
 
+def warm_up(client: Client, buyers: Buyers) -> None:
+    """One lead, not counted, posted before anything is measured: `serve` answers before the worker
+    it starts beside itself (a child process, which imports the app again) is routing, and on a
+    busy machine that takes a while; the first auction also opens the first connections."""
+    started = time.perf_counter()
+    request_id = client.submit()
+    wait_for_posts(buyers, {request_id}, WARM_UP_SECONDS)
+    with buyers.lock:
+        if request_id not in buyers.posts:
+            raise RuntimeError(f"the warm-up lead was not posted within {WARM_UP_SECONDS} s")
+    print(f"  warm-up lead posted after {time.perf_counter() - started:.1f} s", flush=True)
+
+
 def steady(database: str, rate: float, seconds: float) -> dict:
     buyers = Buyers()
     try:
-        with fresh_server(database, buyers, 1000) as base_url:
+        with fresh_server(database, buyers, 1000) as (base_url, database_url):
             client = Client(base_url)
-            client.submit()  # warm-up lead: first connections, first auction; not counted
-            wait_for_posts(buyers, set(client.accepted), 10)
+            warm_up(client, buyers)
             client.accepted.clear()
             count = int(rate * seconds)
             with ThreadPoolExecutor(max_workers=16) as pool:
@@ -222,6 +258,7 @@ def steady(database: str, rate: float, seconds: float) -> dict:
             wait_for_posts(buyers, set(client.accepted), DRAIN_SECONDS)
             with buyers.lock:
                 posts = dict(buyers.posts)
+            times = auction_times(database_url)
             from_commit = [(posts[r]["wall"] - posts[r]["created"]) * 1000 for r in client.accepted if r in posts]
             from_202 = [(posts[r]["at"] - client.accepted[r][1]) * 1000 for r in client.accepted if r in posts]
             if os.environ.get("BENCH_DEBUG"):
@@ -231,7 +268,9 @@ def steady(database: str, rate: float, seconds: float) -> dict:
                           f"{(post['at'] - read) * 1000 if post else float('nan'):6.0f} ms", flush=True)
             return {"database": database, "sent": count, "accepted": len(client.accepted),
                     "refused": client.refused, "posted": len(from_commit), "extra": buyers.extra_posts,
-                    "commit": from_commit, "202": from_202, "pings": len(buyers.pings)}
+                    "commit": from_commit, "202": from_202, "pings": len(buyers.pings),
+                    "bids_in": [times[r][0] for r in client.accepted if r in times],
+                    "outcome": [times[r][1] for r in client.accepted if r in times]}
     finally:
         buyers.close()
 
@@ -240,10 +279,9 @@ def late_buyer(database: str, leads: int, timeout_ms: int) -> dict:
     late = BUYERS - 1
     buyers = Buyers(late_buyer=late, late_ms=timeout_ms + LATE_EXTRA_MS)
     try:
-        with fresh_server(database, buyers, timeout_ms) as base_url:
+        with fresh_server(database, buyers, timeout_ms) as (base_url, database_url):
             client = Client(base_url)
-            client.submit()  # warm-up lead: first connections, first auction
-            wait_for_posts(buyers, set(client.accepted), 10)
+            warm_up(client, buyers)
             # Let the late buyer's last answer and the warm-up lead's pings finish.
             time.sleep((timeout_ms + LATE_EXTRA_MS) / 1000 + 0.2)
             warm = set(client.accepted)
@@ -272,15 +310,22 @@ def late_buyer(database: str, leads: int, timeout_ms: int) -> dict:
                 time.sleep(max(0.0, (min(firsts) if firsts else post["at"]) + (timeout_ms + LATE_EXTRA_MS) / 1000
                                + 0.1 - time.perf_counter()))
             measured = [r for r in client.accepted if r not in warm]
+            times = auction_times(database_url)
             return {"database": database, "timeout_ms": timeout_ms, "leads": len(measured),
                     "posted": len(from_commit), "first_ping": past_first_ping, "commit": from_commit,
-                    "late_won": late_won, "refused": client.refused}
+                    "late_won": late_won, "refused": client.refused,
+                    "bids_in": [times[r][0] for r in measured if r in times],
+                    "outcome": [times[r][1] for r in measured if r in times]}
     finally:
         buyers.close()
 
 
 def ms(values: list[float], share: float) -> str:
     return f"{percentile(values, share):.0f}" if values else "n/a"
+
+
+def spread(values: list[float]) -> str:
+    return f"{ms(values, 0.5)} / {ms(values, 0.99)} / {ms(values, 1.0)} ms"
 
 
 def report(steady_rows: list[dict], late_rows: list[dict], *, rate: float, seconds: float, late_leads: int,
@@ -293,7 +338,11 @@ def report(steady_rows: list[dict], late_rows: list[dict], *, rate: float, secon
          "buyers add` on a fresh database before `servicematch serve` starts with its built-in worker; no "
          "providers, no SERVICEMATCH_BUYER_URL. \"From commit\" runs from the lead's `created_at` (set "
          "just before the intake transaction commits, carried in the post as `createdAt`) to the post's "
-         "arrival at the winning buyer, on the same clock; \"from 202\" from the client reading the 202."),
+         "arrival at the winning buyer, on the same clock; \"from 202\" from the client reading the 202. "
+         "\"Bids taken\" (the last bid or pass the worker took; for a late buyer, its deadline) and "
+         "\"outcome\" (the decision, written in the transaction that queues the post) are the worker's "
+         "own times in ms from the commit, from the auction's waterfall (auction_steps.at_ms): from "
+         "the outcome to the post is the commit of that decision and delivery's send."),
         "",
         (f"- Run: {started:%Y-%m-%d %H:%M} UTC on {machine_description()}; load average "
          f"{load_before[0]:.1f} / {load_before[1]:.1f} / {load_before[2]:.1f} (1 / 5 / 15 min) before and "
@@ -305,15 +354,17 @@ def report(steady_rows: list[dict], late_rows: list[dict], *, rate: float, secon
         (f"Steady: {rate:g} leads a second for {seconds:g} s, SERVICEMATCH_PING_TIMEOUT_MS at its default "
          "(1000)."),
         "",
-        ("| database | leads sent | accepted | posted to a winner | second posts | from commit p50 / p99 / max | "
-        "from 202 p50 / p99 / max |"),
-        "|---|---:|---:|---:|---:|---:|---:|",
+        ("| database | leads sent | accepted | posted to a winner | second posts | to the post, from commit "
+         "p50 / p99 / max | to the post, from 202 p50 / p99 / max | bids taken p50 / p99 / max | outcome "
+         "p50 / p99 / max |"),
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     verdicts = []
     for row in steady_rows:
         lines.append(f"| {row['database']} | {row['sent']} | {row['accepted']} | {row['posted']} | {row['extra']} | "
                      f"{ms(row['commit'], 0.5)} / {ms(row['commit'], 0.99)} / {ms(row['commit'], 1.0)} ms | "
-                     f"{ms(row['202'], 0.5)} / {ms(row['202'], 0.99)} / {ms(row['202'], 1.0)} ms |")
+                     f"{ms(row['202'], 0.5)} / {ms(row['202'], 0.99)} / {ms(row['202'], 1.0)} ms | "
+                     f"{spread(row['bids_in'])} | {spread(row['outcome'])} |")
         p99 = percentile(row["commit"], 0.99) if row["commit"] else float("inf")
         complete = row["posted"] == row["accepted"] == row["sent"]
         verdicts.append(f"{row['database']} p99 {p99:.0f} ms from commit "
@@ -328,15 +379,17 @@ def report(steady_rows: list[dict], late_rows: list[dict], *, rate: float, secon
                "first ping (when its deadline started, to within the ping's own travel) to the post's "
                "arrival."),
               "",
-              ("| database | leads | posted | posted to the late buyer | after first ping p50 / max | "
-              "from commit p50 / max |"),
-              "|---|---:|---:|---:|---:|---:|"]
+              ("| database | leads | posted | posted to the late buyer | to the post, after first ping "
+               "p50 / max | to the post, from commit p50 / max | bids taken p50 / max | outcome p50 / max |"),
+              "|---|---:|---:|---:|---:|---:|---:|---:|"]
     late_verdicts = []
     for row in late_rows:
         worst = max(row["first_ping"]) if row["first_ping"] else float("inf")
         lines.append(f"| {row['database']} | {row['leads']} | {row['posted']} | {row['late_won']} | "
                      f"{ms(row['first_ping'], 0.5)} / {ms(row['first_ping'], 1.0)} ms | "
-                     f"{ms(row['commit'], 0.5)} / {ms(row['commit'], 1.0)} ms |")
+                     f"{ms(row['commit'], 0.5)} / {ms(row['commit'], 1.0)} ms | "
+                     f"{ms(row['bids_in'], 0.5)} / {ms(row['bids_in'], 1.0)} ms | "
+                     f"{ms(row['outcome'], 0.5)} / {ms(row['outcome'], 1.0)} ms |")
         limit = timeout_ms + GOAL_PAST_DEADLINE_MS
         late_verdicts.append(f"{row['database']} max {worst:.0f} ms ({'met' if worst <= limit else 'not met'})")
     lines += ["", (f"Goal: the post within the deadline + {GOAL_PAST_DEADLINE_MS} ms ({timeout_ms + GOAL_PAST_DEADLINE_MS}"
