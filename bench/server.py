@@ -11,6 +11,7 @@ import contextlib
 import os
 import socket
 import sys
+import tempfile
 import uuid
 from collections.abc import Iterator
 from datetime import datetime
@@ -52,6 +53,18 @@ def throwaway_postgres() -> Iterator[str]:
     finally:
         with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True) as connection:
             connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextlib.contextmanager
+def fresh_database(kind: str) -> Iterator[str]:
+    """The URL of an empty database for one run ("sqlite": a file in a temporary folder;
+    "postgresql": a throwaway database), removed afterwards."""
+    if kind == "sqlite":
+        with tempfile.TemporaryDirectory() as folder:
+            yield f"sqlite:///{folder}/bench.db"
+    else:
+        with throwaway_postgres() as url:
+            yield url
 
 
 @contextlib.contextmanager
