@@ -39,7 +39,7 @@ pytest_status() {
 }
 
 # pytest-xdist workers; SERVICEMATCH_TEST_WORKERS=0 runs every test in this one process.
-workers=${SERVICEMATCH_TEST_WORKERS:-3}
+workers=${SERVICEMATCH_TEST_WORKERS:-2}
 parallel=0 alone=0
 echo "== backend, API and browser tests (pytest, SQLite and PostgreSQL, $workers workers)"
 python3 -m uv run --frozen pytest -n "$workers" -m "not alone" --durations=15 "$@" || parallel=$?
