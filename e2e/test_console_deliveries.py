@@ -53,7 +53,8 @@ def provider(admin_api: ConsoleClient, receiver: HttpReceiver):
 
 def arrivals(receiver: HttpReceiver, request_id: str, status: int | None = None) -> list:
     return [r for r in list(receiver.requests)
-            if r.json.get("requestId") == request_id and (status is None or r.answered == status)]
+            if (r.json.get("data") or {}).get("requestId") == request_id  # the lead.matched envelope
+            and (status is None or r.answered == status)]
 
 
 def rejected_delivery(admin_api: ConsoleClient, request_id: str) -> dict | None:

@@ -63,7 +63,7 @@ def test_dashboard_filters_travel_in_the_address(page: Page, operators):
     page.get_by_label("Vertical", exact=True).select_option("services")
     page.get_by_label("Service", exact=True).select_option("hvac")
     expect(page).to_have_url(re.compile(r"vertical=services.*service=hvac|service=hvac.*vertical=services"))
-    expect(page.get_by_role("heading", name="By service")).to_be_visible()
+    expect(page.get_by_role("heading", name="By service", exact=True)).to_be_visible()
     page.reload()
     expect(page.get_by_label("Service", exact=True)).to_have_value("hvac")
 

@@ -192,6 +192,6 @@ def test_a_step_change_shows_its_step_number_below_the_sticky_header(page: Page,
         progress = page.get_by_text(f"Step {number} of", exact=False)
         expect(progress).to_be_in_viewport()
         # Smooth scrolling: wait until the page has come to rest, then compare the positions.
-        page.wait_for_function("""() => new Promise(resolve => { const y = scrollY;
-            requestAnimationFrame(() => requestAnimationFrame(() => resolve(scrollY === y))) })""")
+        page.wait_for_function("() => new Promise(resolve => { const y = scrollY; "
+                               "requestAnimationFrame(() => requestAnimationFrame(() => resolve(scrollY === y))) })")
         assert progress.bounding_box()["y"] >= header.bounding_box()["y"] + header.bounding_box()["height"], number

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from funnel_steps import (
+    CALL_CENTRE_OPEN,
     Contact,
     complete_steps,
     configure_public,
@@ -102,6 +103,7 @@ def test_call_page_loads_tracking_script_by_id_and_phone_tap_is_a_contact(page: 
     serve_script(page, "https://calls.example.test/**", "window.__tracked = true;", tracking)
     serve_script(page, "https://connect.facebook.net/**", PIXEL_STUB, pixel)
     service = service_config(live_server, "final-expense-ib")
+    page.clock.set_fixed_time(CALL_CENTRE_OPEN)  # the number shows only while the call centre answers
     page.goto("/call/final-expense-ib")
     page.wait_for_function("() => window.__tracked === true")
     assert tracking == [f"https://calls.example.test/{service['ringbaJSid']}.js"]

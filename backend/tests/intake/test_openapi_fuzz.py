@@ -37,6 +37,9 @@ BEYOND_THE_SCHEMA = {
     "POST /api/privacy/requests": "e-mail or phone",
     # the same catalogue rules as the admin API's
     "POST /api/console/providers": "catalogue", "PATCH /api/console/providers/{provider_id}": "catalogue",
+    # a buyer's terms: a name, http(s) URLs, a price unless it has a ping URL, known states,
+    # five-digit ZIPs, readable hours, a whsec_ secret (routing/buyers.py check_terms)
+    "POST /api/console/buyers": "buyer terms", "PATCH /api/console/buyers/{buyer_id}": "buyer terms",
     # a page's cursor must be one the previous page gave (its form alone is in the schema)
     "GET /api/console/leads": "cursor", "GET /api/console/deliveries": "cursor",
     # a dashboard's range runs forwards and spans at most 366 days

@@ -18,7 +18,11 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from servicematch.app import create_app
-from servicematch.intake.ratelimit import SlidingWindowLimiter, install_rate_limits
+from servicematch.intake.ratelimit import (
+    SlidingWindowLimiter,
+    SweptMemoryStorage,
+    install_rate_limits,
+)
 
 from .payloads import call_flow_payload, lead_form_payload
 
@@ -165,6 +169,16 @@ def test_memory_counters_expire_on_their_own():
     assert len(expirations) == 1000
     # Each counter is forgotten once the window after its own has passed.
     assert max(expirations.values()) <= time.time() + 2 * 60
+
+
+def test_memory_counters_are_swept_seconds_apart_not_every_10_ms():
+    """The library's own sweep walks every key 10 ms after any count (a new client per request made
+    that a growing share of a web process's time); ours runs every SweptMemoryStorage.SWEEP_SECONDS."""
+    limiter = SlidingWindowLimiter(limit=5, window_seconds=60)
+    time.sleep(0.05)  # the storage's first, library-made sweep has run
+    limiter.hit("198.51.100.1")
+    timer = limiter.store.storage.timer
+    assert timer.interval == SweptMemoryStorage.SWEEP_SECONDS and timer.daemon
 
 
 def test_web_processes_share_the_allowance_through_redis(app, settings, index):

@@ -30,7 +30,7 @@ function ThankYou({ successMessage, reference, providers = [], serviceName }: Th
     {
       icon: PhoneCall,
       title: providers.length ? 'Your matched pros get in touch' : 'A local pro gets in touch',
-      text: 'Expect a call or text within one business day at the number you gave us.',
+      text: 'Expect a call or text at the number you gave us.',
     },
     { icon: Clock, title: 'Compare, free of charge', text: 'Ask each one about price, timing and experience. There is no obligation to hire.' },
     { icon: Mail, title: 'Keep your reference', text: 'Quote it if you write to us about this request.' },
