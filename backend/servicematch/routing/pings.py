@@ -99,8 +99,9 @@ def run_pings(*, lead: Lead, buyers: list[Buyer], client: DeliveryClient, pool: 
             bids.append(Bid(buyer.id, buyer.price_cents, buyer.exclusive, since(), pinged=False,
                             detail="fixed price"))
             continue
-        body = encode_body(ping_body(lead=lead, ping_id=new_id(), exclusive=buyer.exclusive))
-        pinged[pool.submit(_ping, client=client, buyer=buyer, body=body, deadline=deadline,
+        ping_id = new_id()
+        body = encode_body(ping_body(lead=lead, ping_id=ping_id, exclusive=buyer.exclusive))
+        pinged[pool.submit(_ping, client=client, buyer=buyer, ping_id=ping_id, body=body, deadline=deadline,
                            allow_private=allow_private)] = buyer
     done, late = wait(pinged, timeout=max(0.0, deadline - time.monotonic()))
     for future in done:
@@ -124,12 +125,11 @@ def run_pings(*, lead: Lead, buyers: list[Buyer], client: DeliveryClient, pool: 
     return bids
 
 
-def _ping(*, client: DeliveryClient, buyer: Buyer, body: bytes, deadline: float,
+def _ping(*, client: DeliveryClient, buyer: Buyer, ping_id: str, body: bytes, deadline: float,
           allow_private: bool) -> tuple[int | None, str | None, str | None]:
     left = deadline - time.monotonic()
     if left <= 0:
         return None, None, "no time left before the deadline"
-    ping_id = json.loads(body)["pingId"]
     result = post_signed(client=client, url=buyer.ping_url, body=body, secret=buyer.secret,
                          idempotency_key=ping_id, message_id=ping_id,
                          timestamp=int(time.time()), timeout=left, allow_private=allow_private)
