@@ -114,6 +114,9 @@ def run_pings(*, lead: Lead, buyers: list[Buyer], client: DeliveryClient, pool: 
         cents, why = read_bid(status_code, answer, max_cents=max_bid_cents)
         if cents is None and error:
             why = error
+        if status_code is None and time.monotonic() >= deadline:
+            # Cut off by its own deadline a moment before the wait ended: the same pass as a late one.
+            why = f"no answer within {timeout_ms} ms"
         if cents is None:
             log.info("buyer %s passed on lead %s: %s", buyer.id, lead.id, why)
         bids.append(Bid(buyer.id, cents, buyer.exclusive, since(), pinged=True, detail=why))
