@@ -76,6 +76,9 @@ def settings(database_url: str, static_dir: Path, tmp_path: Path) -> Settings:
         database_url=database_url,
         static_dir=static_dir,
         secret_key="test-secret-key",
+        # `serve`'s worker is a spawned process: starting and stopping one costs each test about
+        # 2 s. Tests of the worker turn it on (tests/delivery/test_delivery_in_app.py).
+        worker_enabled=False,
     )
 
 
