@@ -8,6 +8,7 @@ from sqlalchemy.orm import Session
 from servicematch.delivery.models import Delivery, Provider
 from servicematch.intake.models import Lead
 from servicematch.intake.payload import decrypt_personal_data
+from servicematch.kernel.references import shown_reference
 from servicematch.kernel.webhook_events import event_envelope
 from servicematch.privacy.contacts import aware
 from servicematch.privacy.links import stop_url
@@ -87,7 +88,7 @@ def receipt(*, lead: Lead, recipients: tuple[bool, list[str]], settings: Setting
         f"What you asked for: {service_name}",
         f"When: {when:%B %d, %Y at %H:%M} UTC",
         f"From this page: {(consent.page_url if consent else None) or settings.site_origin}",
-        f"Your reference: {lead.request_id}",
+        f"Your reference: {shown_reference(lead.reference)}",
         "",
         "Who may contact you about it:",
         *([f"  - {name}" for name in parts] if (parts := parties) else
