@@ -70,10 +70,11 @@ def seed(dsn: str, leads: int, events: int) -> dict[str, float]:
         # A random 300-byte blob stands for the encrypted personal data: decrypting it fails on
         # its tag after doing the same AES-GCM work, which the console survives by design.
         db.execute(f"""
-            INSERT INTO leads (id, request_id, request_hash, flow, vertical, service, category, cid, is_test,
-                               is_duplicate, do_not_sell, email_hash, phone_hash, state, zip, personal_data,
-                               answers, click, created_at)
-            SELECT md5('lead' || g)::uuid::text, 'bench-' || g, md5(g::text) || md5(g::text), 'form',
+            INSERT INTO leads (id, request_id, reference, request_hash, flow, vertical, service, category, cid,
+                               is_test, is_duplicate, do_not_sell, email_hash, phone_hash, state, zip,
+                               personal_data, answers, click, created_at)
+            SELECT md5('lead' || g)::uuid::text, 'bench-' || g, upper(lpad(to_hex(g), 8, '0')),
+                   md5(g::text) || md5(g::text), 'form',
                    ({verticals})[1 + g % {len(SERVICES)}], ({services})[1 + g % {len(SERVICES)}], 'Bench', 640,
                    false, g % 20 = 0, g % 50 = 0, md5('e' || g) || md5('E' || g), md5('p' || g) || md5('P' || g),
                    ({_sql_array(STATES)})[1 + g % {len(STATES)}], lpad((10000 + g % 89999)::text, 5, '0'),

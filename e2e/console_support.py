@@ -93,13 +93,14 @@ class ConsoleClient:
         self.http.close()
 
 
-def submit_lead(base_url: str, *, zip_code: str = "78701", email: str | None = None, subid1: str = "") -> str:
+def submit_lead(base_url: str, *, zip_code: str = "78701", email: str | None = None, subid1: str = "",
+                phone: str | None = None) -> str:
     """Store one HVAC lead through the public intake API; returns its requestId.
 
-    Each lead has its own phone number: a repeat of phone and service is a duplicate, which is
-    not delivered."""
+    Each lead has its own phone number unless one is given: a repeat of phone and service is a
+    duplicate, which is not delivered."""
     request_id = f"e2e-console-{uuid.uuid4().hex[:12]}"
-    phone = f"512{random.randint(201, 899)}{random.randint(0, 9999):04d}"
+    phone = phone or f"512{random.randint(201, 899)}{random.randint(0, 9999):04d}"
     answers = {"cq1": "Install or replace a system", "cq2": "Central air conditioning",
                "cq3": "Single-family home", "cq4": "As soon as possible"}
     body = {

@@ -205,6 +205,18 @@ def complete_steps(page: Page, steps: list[list[dict]], contact: Contact, *, scr
         answer_step(page, step_fields, contact, last=index == total - 1)
 
 
+# The thank-you page's heading once it has said what became of the request: "Success!" when companies
+# received it, "We have your request" when nobody did or routing had not finished in time.
+RECEIVED, NOT_RECEIVED = "Success!", "We have your request"
+
+
+def thank_you_heading(page: Page, timeout: float = 15_000) -> str:
+    """The thank-you page's heading, once its loader (4 s, and up to 4 s more while routing decides) is over."""
+    heading = page.get_by_role("heading", level=1, name=re.compile(f"^({RECEIVED}|{NOT_RECEIVED})$"))
+    expect(heading).to_be_visible(timeout=timeout)
+    return heading.inner_text()
+
+
 def stored_leads(engine, slug: str) -> list[dict]:
     """The stored leads of a service, oldest first, with their JSON columns decoded."""
     with engine.connect() as connection:

@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "backend" / "tests" / "delivery"))
 
 from delivery_receivers import HttpReceiver, SmtpReceiver, free_port
-from funnel_steps import Contact, complete_steps, lead_form_steps, service_config
-from playwright.sync_api import Page, expect
+from funnel_steps import Contact, complete_steps, lead_form_steps, service_config, thank_you_heading
+from playwright.sync_api import Page
 from site_paths import STATIC_DIR, server_log
 
 from servicematch.devserver import start_server
@@ -140,5 +140,5 @@ def submit_hvac_lead(page: Page, server: PrivacyServer, contact: Contact) -> dic
     service = service_config(server.base_url, "hvac")
     page.goto(f"{server.base_url}/form/hvac")
     complete_steps(page, lead_form_steps(server.base_url, service), contact)
-    expect(page.get_by_role("heading", name="Success!")).to_be_visible(timeout=15_000)
+    thank_you_heading(page)
     return service

@@ -6,6 +6,7 @@ from datetime import date
 
 import pytest
 from funnel_steps import (
+    RECEIVED,
     Contact,
     advance_to,
     complete_steps,
@@ -13,6 +14,7 @@ from funnel_steps import (
     lead_form_steps,
     service_config,
     stored_leads,
+    thank_you_heading,
 )
 from playwright.sync_api import Page, expect
 
@@ -36,8 +38,13 @@ def test_full_submission_ends_on_success_and_is_stored(page: Page, live_server: 
                    name=f"form-{slug}")
 
     expect(page.get_by_text("Processing your answers...")).to_be_visible()
-    expect(page.get_by_role("heading", name="Success!")).to_be_visible(timeout=10_000)
-    expect(page.get_by_text(service["successMessage"])).to_be_visible()
+    # Whether a company takes the lead depends on the buyers other tests added to this server; the
+    # service's promise shows exactly when one did (e2e/test_funnel_thank_you.py checks who).
+    promise = page.get_by_text(service["successMessage"])
+    if thank_you_heading(page) == RECEIVED:
+        expect(promise).to_be_visible()
+    else:
+        expect(promise).to_have_count(0)
     # The query parameters travel on to the thank-you page; the back button does not return to the form.
     assert f"/thank-you?subid1={subid}" in page.url
     if slug == "hvac":
@@ -60,8 +67,12 @@ def test_workers_comp_sends_the_start_year_as_cq20(page: Page, live_server: str,
     steps = lead_form_steps(live_server, service)
     page.goto("/form/workers-comp")
     complete_steps(page, steps, Contact())
-    expect(page.get_by_role("heading", name="Success!")).to_be_visible(timeout=10_000)
-    expect(page.get_by_text("24 hours")).to_be_visible()
+    # The message that promises the call within 24 hours, when a company has the request.
+    promise = page.get_by_text("24 hours")
+    if thank_you_heading(page) == RECEIVED:
+        expect(promise).to_be_visible()
+    else:
+        expect(promise).to_have_count(0)
     answers = stored_leads(server_engine, "workers-comp")[-1]["answers"]
     # The first acceptable answer to "years with the employer" is "Less than 1 Year": this year.
     assert str(answers.get("cq20", "")) == str(date.today().year)

@@ -31,10 +31,11 @@ WIDTHS = {390: 844, 1280: 900}
 # The pages that need what the visitor did before (thank-you pages) get it as navigation state.
 THANK_YOU_STATE = {
     "successMessage": "Thank you! A local professional will be in touch soon.",
-    "reference": "3f2a9c1b-0000-4000-8000-000000000000",
-    "providers": ["Lone Star Roofing", "Capitol City Exteriors"],
-    "serviceName": "Roofing",
+    "requestId": "screens-thank-you-0001", "reference": "3F2A-9C1B", "statusToken": "screens-token",
 }
+# What GET /api/leads/{requestId}/status answers the thank-you page in the pictures: two companies.
+THANK_YOU_STATUS = {"reference": "3F2A-9C1B", "finished": True, "receiptEmail": True,
+                    "companies": ["Capitol City Exteriors", "Lone Star Roofing"]}
 CALL_THANKS_STATE = {
     "phoneNumber": "(888) 555-0142", "callToAction": "Speak with a licensed agent today.",
     "service": "final-expense-ib", "vertical": "insurance",
@@ -52,6 +53,8 @@ class Screen:
     state: dict | None = None
     # Text that shows once the page is ready (waited for before the screenshot).
     ready: str | None = None
+    # The answer of GET /api/leads/{requestId}/status, for the thank-you page.
+    status: dict | None = None
     settle_ms: int = field(default=300)
 
 
@@ -62,7 +65,7 @@ SCREENS = [
     Screen("service-state", "/legal/auto-accident/tx", ready="Step 1 of"),
     Screen("form", "/form/hvac", ready="Step 1 of"),
     Screen("call", "/call/final-expense-ib", ready="Step 1 of"),
-    Screen("thank-you", "/thank-you", state=THANK_YOU_STATE, ready="What happens next"),
+    Screen("thank-you", "/thank-you", state=THANK_YOU_STATE, ready="What happens next", status=THANK_YOU_STATUS),
     Screen("call-thanks", "/call-thanks", state=CALL_THANKS_STATE, ready="Current Wait Time"),
     Screen("disqualified", "/disqualified", ready="Return Home"),
     Screen("about-us", "/about-us", ready="For Consumers"),
@@ -109,6 +112,8 @@ def running_server(static_dir: Path) -> Iterator[str]:
 def open_screen(page: Page, base_url: str, screen: Screen) -> None:
     """Open the page as a visitor reaches it, with navigation state when it needs some."""
     page.clock.set_fixed_time(SCREEN_TIME)
+    if screen.status is not None:
+        page.route("**/api/leads/*/status", lambda route: route.fulfill(json=screen.status))
     if screen.state is None:
         page.goto(base_url + screen.path)
     else:

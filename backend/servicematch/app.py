@@ -32,6 +32,7 @@ from servicematch.intake.store import LeadStore, SimpleLeadStore
 from servicematch.intake.writer import BatchedLeadStore
 from servicematch.ops.router import router as ops_router
 from servicematch.privacy.router import install_privacy
+from servicematch.routing.status import install_lead_status
 from servicematch.security import install_http_hygiene
 from servicematch.settings import Settings, get_settings
 from servicematch.web.router import install_site
@@ -97,6 +98,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(catalog_router)
     app.include_router(address_router)
     app.include_router(intake_router)
+    install_lead_status(app, settings)  # GET /api/leads/{requestId}/status, for the thank-you page
     app.include_router(provider_admin_router)
     app.include_router(ops_router)
     install_events(app, settings)  # POST /api/events: queued in memory, written in batches by one thread

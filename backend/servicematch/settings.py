@@ -64,6 +64,8 @@ class Settings(BaseSettings):
     # Lookups per client IP per minute: /api/validate, and address suggestions (one per keystroke).
     validate_rate_limit: int = Field(default=120, ge=1)
     address_rate_limit: int = Field(default=300, ge=1)
+    # Status reads of submitted leads per client IP per minute (the thank-you page polls one lead).
+    status_rate_limit: int = Field(default=120, ge=1)
     # Wrong admin tokens per client IP within the window before the admin API answers 429.
     admin_auth_failure_limit: int = Field(default=10, ge=1)
     admin_auth_window_seconds: int = Field(default=900, ge=1)

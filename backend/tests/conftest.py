@@ -104,6 +104,21 @@ def client(app) -> Iterator[TestClient]:
 
 
 @pytest.fixture
+def earlier_database(database_url: str, tmp_path) -> Iterator[str]:
+    """An empty database of the tests' kind, of its own (to migrate step by step)."""
+    if database_url.startswith("sqlite"):
+        yield f"sqlite:///{tmp_path / 'earlier.db'}"
+        return
+    name = f"servicematch_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+        try:
+            yield f"{database_url.rsplit('/', 1)[0]}/{name}"
+        finally:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
 def raw_engine(database_url: str) -> Iterator[Engine]:
     engine = create_engine(database_url)
     yield engine

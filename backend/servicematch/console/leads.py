@@ -1,5 +1,5 @@
-"""Lead search and the lead page. Search goes through requestId and the keyed lookup hashes; only
-the rows on the page being shown are decrypted."""
+"""Lead search and the lead page. Search goes through the reference, requestId and the keyed lookup
+hashes; only the rows on the page being shown are decrypted."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from servicematch.intake.models import Lead
 from servicematch.intake.payload import decrypt_personal_data
 from servicematch.intake.validation import normalise_email, phone_digits
 from servicematch.kernel.clock import utcnow
+from servicematch.kernel.references import parse_reference, shown_reference
 from servicematch.settings import Settings
 
 LEAD_STATUSES = ("pending", "delivered", "rejected", "failed", "skipped", "unsent")
@@ -67,9 +68,12 @@ def filtered_leads(filters: LeadFilters, settings: Settings):
 
 
 def _search(q: str, settings: Settings):
-    """requestId exactly, or an e-mail or phone through the keyed hashes: indexed, nothing decrypted."""
+    """A reference (with or without its dash, any case), a requestId exactly, or an e-mail or phone
+    through the keyed hashes: indexed, nothing decrypted."""
     cipher = cipher_for(settings)
     conditions = [Lead.request_id == q[:64]]
+    if reference := parse_reference(q):
+        conditions.append(Lead.reference == reference)
     if "@" in q:
         conditions.append(Lead.email_hash == cipher.lookup_hash("email", normalise_email(q)))
     digits, _ = phone_digits(q)
@@ -124,7 +128,8 @@ def lead_summary(lead: Lead, *, status: str, settings: Settings, reveal: bool) -
     first, last = contact.get("first", ""), contact.get("last", "")
     email, phone = contact.get("email", ""), contact.get("phone", "")
     return {
-        "id": lead.id, "requestId": lead.request_id, "createdAt": iso(lead.created_at),
+        "id": lead.id, "reference": shown_reference(lead.reference), "requestId": lead.request_id,
+        "createdAt": iso(lead.created_at),
         "vertical": lead.vertical, "service": lead.service, "state": lead.state, "zip": lead.zip,
         "name": f"{first} {last}".strip() if reveal else mask_name(first, last),
         "email": email if reveal else mask_email(email),

@@ -66,7 +66,7 @@ def read_dashboard(caller: AnyOperator, db: Db, request: Request,
     return dashboard(db, request.app.state.catalog, filters)
 
 
-@router.get("/leads", summary="Leads, newest first; q is a requestId, e-mail or phone")
+@router.get("/leads", summary="Leads, newest first; q is a reference, requestId, e-mail or phone")
 def list_leads(caller: AnyOperator, db: Db, request: Request, q: str = "", vertical: str = "",
                service: str = "", state: str = "", status: str = one_of(leads.LEAD_STATUSES),
                date_from: str = day_filter("from"), date_to: str = day_filter("to"),

@@ -113,10 +113,11 @@ def leads() -> None:
 
 
 @leads.command("show")
-@click.argument("request_id")
+@click.argument("request_id", metavar="REFERENCE_OR_REQUEST_ID")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def show(request_id: str, as_json: bool) -> None:
-    """A lead's flags, deliveries and every attempt (personal data masked)."""
+    """A lead's flags, deliveries and every attempt (personal data masked), by the reference the
+    consumer quotes (7K3M-Q9TX, any case, dash or not) or its requestId."""
     with _session_factory()() as session:
         try:
             history = lead_history(session=session, request_id=request_id, settings=get_settings(),

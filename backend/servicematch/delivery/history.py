@@ -12,6 +12,7 @@ from servicematch.delivery.models import Delivery, DeliveryStatus, as_utc, utcno
 from servicematch.errors import NotFound
 from servicematch.intake.crypto import DataKeyError
 from servicematch.intake.models import Lead
+from servicematch.kernel.references import parse_reference, shown_reference
 from servicematch.settings import Settings
 from servicematch.terminal import safe_text
 
@@ -46,13 +47,21 @@ def _masked_consumer(*, lead: Lead, settings: Settings, payload_builder: Payload
     }
 
 
+def find_lead(session: Session, wanted: str) -> Lead:
+    """The lead with this requestId or, failing that, this reference (`7K3M-Q9TX`, any case, dash or not)."""
+    lead = session.scalars(select(Lead).where(Lead.request_id == wanted)).first()
+    if lead is None and (reference := parse_reference(wanted)):
+        lead = session.scalars(select(Lead).where(Lead.reference == reference)).first()
+    if lead is None:
+        raise NotFound(f"No lead with the requestId or reference {wanted}.")
+    return lead
+
+
 def lead_history(
     *, session: Session, request_id: str, settings: Settings, payload_builder: PayloadBuilder
 ) -> dict:
-    """The lead with its deliveries and attempts, personal data masked."""
-    lead = session.scalars(select(Lead).where(Lead.request_id == request_id)).first()
-    if lead is None:
-        raise NotFound(f"No lead with requestId {request_id}.")
+    """The lead (by requestId or reference) with its deliveries and attempts, personal data masked."""
+    lead = find_lead(session, request_id)
     deliveries = session.scalars(
         select(Delivery).where(Delivery.lead_id == lead.id)
         .options(selectinload(Delivery.attempts), selectinload(Delivery.provider))
@@ -63,7 +72,8 @@ def lead_history(
     pauses, now = endpoint_states(session, waiting.values()), utcnow()
     return {
         "lead": {
-            "id": lead.id, "requestId": lead.request_id, "createdAt": _iso(lead.created_at),
+            "id": lead.id, "reference": shown_reference(lead.reference), "requestId": lead.request_id,
+            "createdAt": _iso(lead.created_at),
             "vertical": lead.vertical, "service": lead.service, "cid": lead.cid,
             "state": lead.state, "zip": lead.zip, "isTest": lead.is_test,
             "isDuplicate": lead.is_duplicate, "doNotSell": lead.do_not_sell,
@@ -98,7 +108,7 @@ def render_history(history: dict) -> str:
     who = consumer.get("error") or ", ".join(
         v for v in (consumer["name"], consumer["email"], consumer["phone"], consumer["city"]) if v)
     lines = [
-        f"Lead {lead['requestId']} (id {lead['id']})",
+        f"Lead {lead['reference']}  requestId {lead['requestId']}  (id {lead['id']})",
         (f"  created {lead['createdAt']}  {lead['vertical']}/{lead['service']}  cid {lead['cid']}  "
         f"{lead['state'] or '-'} {lead['zip'] or '-'}  flags: {', '.join(flags) or 'none'}"),
         f"  consumer: {who}",

@@ -61,6 +61,9 @@ class Lead(Base):
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     # The browser's requestId doubles as the idempotency key; kept for the lead's lifetime.
     request_id: Mapped[str] = mapped_column(String(64), unique=True)
+    # What the consumer is shown and quotes (servicematch.kernel.references): set by intake with
+    # the lead, never changed; the INSERT that stores the lead is all it costs.
+    reference: Mapped[str] = mapped_column(String(8), unique=True, index=True)
     request_hash: Mapped[str] = mapped_column(String(64))
     flow: Mapped[str] = mapped_column(String(8))
     vertical: Mapped[str] = mapped_column(String(32))

@@ -9,6 +9,7 @@ from fastapi.responses import JSONResponse
 
 from servicematch.deps import CatalogDep, LeadStoreDep, SettingsDep
 from servicematch.errors import ErrorBody, NotFound
+from servicematch.kernel.references import shown_reference
 from servicematch.settings import Settings
 
 from .checks import check_call_flow, check_lead_form
@@ -22,6 +23,7 @@ from .schemas import (
     ValidateResponse,
 )
 from .service import StoredLead
+from .status_token import status_token
 from .submission import Sender, Submission, accept
 from .validation import check_email, check_phone
 
@@ -66,7 +68,7 @@ async def submit_form(submission: LeadFormSubmission, request: Request, settings
         check=lambda today: check_lead_form(index=index, service=service, submission=submission, today=today),
     )
     return _accepted(await accept(store=store, settings=settings, submission=parsed,
-                                  sender=_sender(request, settings, parsed)))
+                                  sender=_sender(request, settings, parsed)), settings)
 
 
 @router.post("/call-submit", status_code=202, summary="Accept a lead from the call-flow questionnaire",
@@ -82,7 +84,7 @@ async def call_submit(submission: CallFlowSubmission, request: Request, settings
         check=lambda today: check_call_flow(index=index, service=service, submission=submission, today=today),
     )
     return _accepted(await accept(store=store, settings=settings, submission=parsed,
-                                  sender=_sender(request, settings, parsed)))
+                                  sender=_sender(request, settings, parsed)), settings)
 
 
 def _sender(request: Request, settings: Settings, submission: Submission) -> Sender:
@@ -91,10 +93,12 @@ def _sender(request: Request, settings: Settings, submission: Submission) -> Sen
                   global_privacy_control=sends_global_privacy_control(request))
 
 
-def _accepted(stored: StoredLead) -> JSONResponse:
+def _accepted(stored: StoredLead, settings: Settings) -> JSONResponse:
     # Built directly: the route's response_model documents this shape, and skipping FastAPI's
     # validation of our own strings saves every submission a model round trip.
     lead = stored.lead
-    # Who gets the lead is decided after this answer, by routing: the list is always empty here.
-    return JSONResponse({"leadId": lead.id, "requestId": lead.request_id, "providers": []},
+    # Who gets the lead is decided after this answer, by routing: the list is always empty here,
+    # and the status token lets this browser ask afterwards.
+    return JSONResponse({"leadId": lead.id, "requestId": lead.request_id, "reference": shown_reference(lead.reference),
+                         "statusToken": status_token(settings, lead.id), "providers": []},
                         status_code=202)

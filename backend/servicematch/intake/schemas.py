@@ -173,6 +173,11 @@ class CallFlowSubmission(Strict):
 class LeadAccepted(BaseModel):
     leadId: str
     requestId: str
+    # What the consumer is shown and quotes: "7K3M-Q9TX" (servicematch.kernel.references).
+    reference: str
+    # Sent back in the X-Status-Token header of GET /api/leads/{requestId}/status, which answers
+    # who received the lead once routing has decided.
+    statusToken: str
     # Kept for clients built against it: always empty, since who gets a lead is decided after
-    # this answer (routing, in the worker); the consent receipt names the recipients.
+    # this answer (routing, in the worker); the status read and the consent receipt name them.
     providers: list[str]

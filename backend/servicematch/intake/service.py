@@ -19,6 +19,7 @@ from servicematch.errors import ServiceMatchError
 from servicematch.kernel import wakeup
 from servicematch.kernel.clock import utcnow
 from servicematch.kernel.ids import new_id
+from servicematch.kernel.references import new_reference
 from servicematch.settings import Settings
 
 from .checks import CheckedLead
@@ -30,6 +31,9 @@ from .validation import normalise_email
 log = logging.getLogger("servicematch.intake")
 
 REUSED_REQUEST_ID = "This requestId was already used for a different submission."
+# A new reference collides with a stored one about once in a trillion divided by the leads stored:
+# the transaction is tried again with new ones, this many times in all.
+REFERENCE_TRIES = 3
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,7 @@ def build_lead(*, settings: Settings, checked: CheckedLead, request_id: str, req
     return Lead(
         id=lead_id,
         request_id=request_id,
+        reference=new_reference(),
         request_hash=request_hash,
         flow=checked.flow,
         vertical=service.vertical,
@@ -99,6 +104,30 @@ def _mark_duplicates(leads: list[Lead], seen: set[tuple[str, str]]) -> None:
         seen.add(key)
 
 
+class _ReferenceTaken(Exception):
+    """A new lead's reference was already stored: try again with the new one it was given."""
+
+
+def _distinct_references(new_leads: list[NewLead]) -> None:
+    """No two leads stored together share a reference (checked in memory: no statement)."""
+    seen: set[str] = set()
+    for item in new_leads:
+        while item.lead.reference in seen:
+            item.lead.reference = new_reference()
+        seen.add(item.lead.reference)
+
+
+def _new_references_for_taken(session: Session, leads: list[Lead]) -> bool:
+    """After a failed insert: give each lead whose reference is already stored a new one; whether any was."""
+    if not leads:
+        return False
+    taken = set(session.scalars(select(Lead.reference).where(Lead.reference.in_([lead.reference for lead in leads]))))
+    for lead in leads:
+        if lead.reference in taken:
+            lead.reference = new_reference()
+    return bool(taken)
+
+
 def _column_values(row: Lead | ConsentRecord) -> dict:
     return {column.key: getattr(row, column.key) for column in inspect(type(row)).column_attrs}
 
@@ -133,10 +162,20 @@ class LeadTransactions:
         """Commit leads in one transaction; for each, the stored lead (or its earlier twin) or its refusal.
 
         A requestId seen before answers with the lead it created (409 if the body differs), whether
-        that lead is in the database or earlier in this batch. Any other failure (a twin of a lead
-        in a batch committed by another process meanwhile) rolls the whole transaction back and
-        is raised.
+        that lead is in the database or earlier in this batch. A reference another lead already
+        holds is replaced and the transaction tried again. Any other failure (a twin of a lead in
+        a batch committed by another process meanwhile) rolls the whole transaction back and is
+        raised.
         """
+        _distinct_references(new_leads)
+        for _ in range(REFERENCE_TRIES - 1):
+            try:
+                return self._store_together(new_leads)
+            except _ReferenceTaken:
+                continue
+        return self._store_together(new_leads)
+
+    def _store_together(self, new_leads: list[NewLead]) -> list[StoredLead | ServiceMatchError]:
         with self.session_factory() as session:
             stored, seen = self._earlier_leads(session, [item.lead for item in new_leads])
             first: dict[str, Lead] = {}  # requestId -> the lead that answers for it
@@ -159,9 +198,11 @@ class LeadTransactions:
             except IntegrityError:
                 session.rollback()
                 twin = self._twin_committed_meanwhile(session, new_leads[0]) if len(new_leads) == 1 else None
-                if twin is None:
-                    raise  # a batch is then stored one lead at a time, by the batched store
-                return [twin]
+                if twin is not None:
+                    return [twin]
+                if _new_references_for_taken(session, [item.lead for item in fresh]):
+                    raise _ReferenceTaken from None
+                raise  # a batch is then stored one lead at a time, by the batched store
             if fresh:
                 wakeup.notify_after_commit(session)  # routing, in the worker, takes it from here
             session.commit()

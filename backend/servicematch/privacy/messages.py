@@ -8,6 +8,7 @@ from sqlalchemy.orm import Session
 from servicematch.delivery.models import Delivery, Provider
 from servicematch.intake.models import Lead
 from servicematch.intake.payload import decrypt_personal_data
+from servicematch.kernel.references import shown_reference
 from servicematch.kernel.webhook_events import event_envelope
 from servicematch.privacy.contacts import aware
 from servicematch.privacy.links import stop_url
@@ -34,8 +35,13 @@ def lead_recipients(*, session: Session, lead_id: str) -> tuple[bool, list[str]]
     return recipients_of(session=session, lead_ids=[lead_id])[lead_id]
 
 
-def recipients_of(*, session: Session, lead_ids: list[str]) -> dict[str, tuple[bool, list[str]]]:
-    """lead_recipients for several leads in one query: a worker's round reads all its receipts' at once."""
+def recipients_of(*, session: Session, lead_ids: list[str],
+                  delivered_only: bool = False) -> dict[str, tuple[bool, list[str]]]:
+    """lead_recipients for several leads in one query: a worker's round reads all its receipts' at once.
+
+    `delivered_only`: only the parties whose delivery of the lead has arrived (a 2xx, or the
+    SMTP server took the e-mail), not those still being sent to; what the thank-you page names.
+    """
     rows = session.execute(
         select(Delivery.lead_id, Delivery.kind, Delivery.status, Provider.name, _BUYERS.c.name)
         .outerjoin(Provider, Delivery.provider_id == Provider.id)
@@ -44,6 +50,8 @@ def recipients_of(*, session: Session, lead_ids: list[str]) -> dict[str, tuple[b
     ).all()
     buyers, names = set(), {lead_id: set() for lead_id in lead_ids}
     for lead_id, kind, status, name, buyer_name in rows:
+        if delivered_only and status != "delivered":
+            continue
         if kind == "buyer" and status != "skipped":
             buyers.add(lead_id)
         if name is not None:
@@ -52,6 +60,12 @@ def recipients_of(*, session: Session, lead_ids: list[str]) -> dict[str, tuple[b
         if buyer_name is not None and status == "delivered":
             names[lead_id].add(buyer_name)
     return {lead_id: (lead_id in buyers, sorted(names[lead_id])) for lead_id in lead_ids}
+
+
+def recipient_names(recipients: tuple[bool, list[str]], settings: Settings) -> list[str]:
+    """lead_recipients' answer as names: the fixed buyer's first, then the others'."""
+    buyer, names = recipients
+    return [settings.buyer_name or "our lead-buying partner", *names] if buyer else list(names)
 
 
 def receipt(*, lead: Lead, recipients: tuple[bool, list[str]], settings: Settings,
@@ -64,9 +78,7 @@ def receipt(*, lead: Lead, recipients: tuple[bool, list[str]], settings: Setting
     service = catalog.find(lead.service, lead.vertical) if catalog is not None else None
     service_name = getattr(service, "name", None) or lead.category or lead.service
     link = stop_url(settings=settings, lead_id=lead.id)
-    buyer, parties = recipients[0], list(recipients[1])
-    if buyer:
-        parties.insert(0, settings.buyer_name or "our lead-buying partner")
+    parties = recipient_names(recipients, settings)
     when = aware(consent.consented_at) if consent else aware(lead.created_at)
     lines = [
         f"Hello {contact.get('first') or 'there'},",
@@ -76,7 +88,7 @@ def receipt(*, lead: Lead, recipients: tuple[bool, list[str]], settings: Setting
         f"What you asked for: {service_name}",
         f"When: {when:%B %d, %Y at %H:%M} UTC",
         f"From this page: {(consent.page_url if consent else None) or settings.site_origin}",
-        f"Your reference: {lead.request_id}",
+        f"Your reference: {shown_reference(lead.reference)}",
         "",
         "Who may contact you about it:",
         *([f"  - {name}" for name in parts] if (parts := parties) else

@@ -5,12 +5,8 @@ percentiles over counted and open days alike."""
 from __future__ import annotations
 
 import math
-import os
 import random
-import uuid
-from collections.abc import Iterator
 
-import psycopg
 import pytest
 from console_api_support import hvac_payload, move_back, submit
 from hypothesis import given
@@ -27,7 +23,6 @@ from servicematch.intake.models import Lead
 from servicematch.reporting.latency import GROWTH, SMALLEST_SECONDS, bucket_of
 from servicematch.reporting.rollup import roll_up
 
-POSTGRES_ADMIN_URL = os.environ.get("SERVICEMATCH_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 DAYS_AGO = 3
 # No histogram answers these: their percentiles are exact.
 EXACT = [{"service": "hvac", "state": "TX"}, {"state": "TX", "source": "direct"}, {"vertical": "services", "state": "TX"}]
@@ -54,21 +49,6 @@ def test_a_leads_source_is_kept_by_the_database_from_its_click(admin, app):
         lead.click = {}
         session.commit()
     assert _sources(app)[next(iter(expected))] == "direct"
-
-
-@pytest.fixture
-def earlier_database(database_url: str, tmp_path) -> Iterator[str]:
-    """An empty database of the tests' kind, of its own."""
-    if database_url.startswith("sqlite"):
-        yield f"sqlite:///{tmp_path / 'earlier.db'}"
-        return
-    name = f"servicematch_test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
-        try:
-            yield f"{database_url.rsplit('/', 1)[0]}/{name}"
-        finally:
-            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def test_leads_stored_before_the_column_get_their_source(earlier_database):

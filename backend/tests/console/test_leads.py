@@ -1,4 +1,5 @@
-"""Lead search through requestId and the keyed lookup hashes, paging, the lead page and the CSV export."""
+"""Lead search through the reference, requestId and the keyed lookup hashes, paging, the lead page and
+the CSV export."""
 
 from __future__ import annotations
 
@@ -37,6 +38,19 @@ def test_search_finds_by_phone_email_or_request_id_without_decrypting_rows(admin
     # Only the one row shown per search was decrypted, never the other lead.
     assert len(set(decrypted)) == 1
     assert admin.get("/api/console/leads", params={"q": "5125550100"}).json()["items"] == []
+
+
+def test_search_finds_by_the_reference_the_consumer_quotes_with_or_without_dash_in_any_case(admin, app):
+    _submit(admin, app, phone="5125550177", email="ann.lee@example.com")
+    payload = hvac_payload(app.state.catalog)
+    reference = admin.post("/api/submit-form", json=payload).json()["reference"]
+    assert len(reference) == 9 and reference[4] == "-"
+    plain = reference.replace("-", "")
+    for q in (reference, plain, plain.lower(), f" {reference.lower()} ", f"{plain[:4]} {plain[4:]}"):
+        items = admin.get("/api/console/leads", params={"q": q}).json()["items"]
+        assert [(i["requestId"], i["reference"]) for i in items] == [(payload["requestId"], reference)], q
+    other = plain[:-1] + ("0" if plain[-1] != "0" else "1")
+    assert admin.get("/api/console/leads", params={"q": other}).json()["items"] == []
 
 
 def test_filters_and_cursor_paging(admin, app):

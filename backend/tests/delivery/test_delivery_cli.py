@@ -71,6 +71,18 @@ def test_leads_show_prints_deliveries_and_attempts_with_masked_contact(cli, make
     assert "maria.garcia@example.com" not in output and "5125550142" not in output
 
 
+def test_leads_show_finds_a_lead_by_its_reference_as_the_consumer_reads_it(cli, make_lead):
+    lead = make_lead()
+    shown = f"{lead.reference[:4]}-{lead.reference[4:]}"
+    for wanted in (shown, lead.reference.lower(), lead.request_id):
+        result = cli("leads", "show", wanted)
+        assert result.exit_code == 0, result.output
+        assert result.output.splitlines()[0].startswith(f"Lead {shown}  requestId {lead.request_id}  "), wanted
+    assert '"reference": "' + shown + '"' in cli("leads", "show", shown, "--json").output
+    missing = cli("leads", "show", "0000-0000")
+    assert missing.exit_code != 0 and "No lead with the requestId or reference 0000-0000" in missing.output
+
+
 def test_deliveries_retry_queues_a_rejected_delivery_again(cli, make_lead, worker, receiver, session_factory):
     lead = make_lead()
     receiver.mode = "reject"

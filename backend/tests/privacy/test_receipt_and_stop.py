@@ -39,6 +39,8 @@ def test_the_receipt_says_what_was_asked_the_exact_consent_who_may_call_and_how_
     assert consent.consent_text in text  # exactly as shown, not a paraphrase
     assert "HVAC" in receipt["Subject"] and "What you asked for: HVAC" in text
     assert "From this page: http://127.0.0.1:8000/services/hvac" in text
+    # The reference the thank-you page showed, and not the request's idempotency key.
+    assert f"Your reference: {lead.reference[:4]}-{lead.reference[4:]}\r\n" in text and lead.request_id not in text
     for name in ("Acme Home Quotes LLC", "Cool Air", "Lone Star Heating"):
         assert f"  - {name}" in text
     token = stop_token_in(receipt)

@@ -12,3 +12,6 @@ export type ServiceConfig = Schemas['ServiceDetail']
 export type Category = Schemas['Category']
 export type PublicConfig = Schemas['PublicConfig']
 export type CatalogData = Schemas['CatalogAnswer']
+// What POST /api/submit-form answers, and what GET /api/leads/{requestId}/status says of the lead.
+export type LeadAccepted = Schemas['LeadAccepted']
+export type LeadStatus = Schemas['LeadStatus']

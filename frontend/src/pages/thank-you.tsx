@@ -1,61 +1,84 @@
-import { CircleCheck, Clock, Mail, PhoneCall, ShieldCheck } from 'lucide-react'
+import { CircleCheck, Clock, Hash, Mail, PhoneCall, ShieldCheck } from 'lucide-react'
 import { Link, Navigate, useLocation } from 'react-router'
-import { FullScreenLoader, useElapsed } from '../components/full-screen-loader'
+import { FullScreenLoader, LOADER_MS, useElapsed } from '../components/full-screen-loader'
+import { outcomeOf, STATUS_GRACE_MS, useLeadStatus } from '../features/lead-status/lead-status'
+import type { Accepted } from '../features/questionnaire/submit'
 import { useCompleteRegistration } from '../lib/third-party/use-complete-registration'
 
 /** What the lead form hands over after the server accepted the request. */
-interface ThankYouState {
-  successMessage?: string
-  reference?: string
-  providers?: string[]
-  serviceName?: string
-}
+type ThankYouState = Partial<Accepted> & { successMessage?: string }
 
-/** The lead's id is a UUID; its first eight characters find it and are short enough to read out. */
-const shortReference = (leadId: string) => leadId.replace(/-/g, '').slice(0, 8).toUpperCase()
+const WAIT_MS = LOADER_MS + STATUS_GRACE_MS
 
-/** /thank-you: "Processing your answers..." for 4 s, then "Success!" with the service's message, the
- * reference, what happens next, and the matched providers. Opened without a request, it goes home. */
+/** /thank-you: "Processing your answers..." for 4 s while it asks what became of the request (a few
+ * seconds more while routing is still deciding), then what is true: who will contact the visitor,
+ * with the service's success message; or that no company has the request; or, when routing has not
+ * finished, that it is saved. Opened without a request, it goes home. */
 export default function ThankYouPage() {
   const state = (useLocation().state ?? {}) as ThankYouState
   if (!state.successMessage) return <Navigate to="/" replace />
   return <ThankYou {...state} successMessage={state.successMessage} />
 }
 
-function ThankYou({ successMessage, reference, providers = [], serviceName }: ThankYouState & { successMessage: string }) {
-  const done = useElapsed()
+function ThankYou({ successMessage, reference, requestId, statusToken }: ThankYouState & { successMessage: string }) {
+  const status = useLeadStatus(requestId, statusToken, WAIT_MS)
+  const shown = useElapsed()
+  const waited = useElapsed(WAIT_MS)
   useCompleteRegistration()
-  if (!done) return <FullScreenLoader title="Processing your answers..." />
-  const steps = [
-    {
-      icon: PhoneCall,
-      title: providers.length ? 'Your matched pros get in touch' : 'A local pro gets in touch',
-      text: 'Expect a call or text at the number you gave us.',
-    },
-    { icon: Clock, title: 'Compare, free of charge', text: 'Ask each one about price, timing and experience. There is no obligation to hire.' },
-    { icon: Mail, title: 'Keep your reference', text: 'Quote it if you write to us about this request.' },
-  ]
+  const asking = Boolean(requestId && statusToken)
+  if (!shown || (asking && !status?.finished && !waited)) return <FullScreenLoader title="Processing your answers..." />
+
+  const outcome = outcomeOf(status)
+  const mailed = status?.receiptEmail === true
+  const companies = outcome.kind === 'received' ? outcome.companies : []
+  const keep = {
+    icon: Hash,
+    title: 'Keep your reference',
+    text: `Quote it if you write to us about this request.${mailed ? ' Your e-mail receipt has it too.' : ''}`,
+  }
+  const steps = companies.length
+    ? [
+        { icon: PhoneCall, title: 'Expect a call or text', text: `From ${companies.length > 1 ? 'the companies' : 'the company'} above, at the number you gave us.` },
+        { icon: Clock, title: 'Free, with no obligation', text: 'Ask about price, timing and experience. You do not have to hire anyone.' },
+        keep,
+      ]
+    : [
+        ...(mailed
+          ? [{
+              icon: Mail,
+              title: 'Check your e-mail',
+              text: outcome.kind === 'nobody'
+                ? 'Your receipt repeats what you asked for and the consent you gave.'
+                : 'Your receipt names every company that may contact you about this request.',
+            }]
+          : []),
+        keep,
+      ]
+  const message = companies.length
+    ? successMessage
+    : outcome.kind === 'nobody'
+      ? `Your request is saved, but no company has it yet.${mailed ? ' We are e-mailing you a copy of it.' : ''}`
+      : `Your request is saved. We are still finding who can help you.${mailed ? ' An e-mail will follow, naming who may contact you about it.' : ''}`
+
   return (
     <div className="mx-auto w-full max-w-2xl flex-1 px-4 py-10 sm:py-16">
       <div className="text-center">
         <CircleCheck aria-hidden="true" className="mx-auto size-16 text-green-700" strokeWidth={1.75} />
-        <h1 className="mt-4 text-3xl font-bold text-brand-900">Success!</h1>
-        <p className="mt-4 text-lg text-slate-700">{successMessage}</p>
+        <h1 className="mt-4 text-3xl font-bold text-brand-900">{companies.length ? 'Success!' : 'We have your request'}</h1>
+        <p className="mt-4 text-lg text-slate-700">{message}</p>
         {reference ? (
           <p className="mt-5 inline-flex flex-wrap items-center justify-center gap-2 rounded-full bg-brand-50 px-4 py-2 text-sm text-brand-900">
             <span>Your reference</span>
-            <strong className="font-mono text-base tracking-wider">{shortReference(reference)}</strong>
+            <strong className="font-mono text-base tracking-wider">{reference}</strong>
           </p>
         ) : null}
       </div>
 
-      {providers.length ? (
-        <section aria-labelledby="matched-providers" className="mt-10 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
-          <h2 id="matched-providers" className="text-lg font-bold text-brand-900">
-            {serviceName ? `Your ${serviceName} matches` : 'Your matches'}
-          </h2>
+      {companies.length ? (
+        <section aria-labelledby="who-contacts" className="mt-10 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
+          <h2 id="who-contacts" className="text-lg font-bold text-brand-900">Who will contact you</h2>
           <ul className="mt-3 divide-y divide-slate-100">
-            {providers.map((name) => (
+            {companies.map((name) => (
               <li key={name} className="flex items-center gap-3 py-3 font-semibold text-slate-800">
                 <ShieldCheck aria-hidden="true" className="size-5 shrink-0 text-brand-700" />
                 {name}

@@ -86,12 +86,7 @@ function LeadFormSteps({ service, stateCode, intro, catalog }: LeadFormProps & {
           { pathname: paths.thankYou, search: location.search },
           {
             replace: true,
-            state: {
-              successMessage: service.successMessage,
-              reference: result.accepted.leadId,
-              providers: result.accepted.providers,
-              serviceName: service.name,
-            },
+            state: { successMessage: service.successMessage, ...result.accepted },
           },
         )
         return

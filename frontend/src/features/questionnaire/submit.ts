@@ -1,10 +1,9 @@
 // Sending a finished questionnaire (POST /api/submit-form or /api/call-submit): what the answer means.
+import type { LeadAccepted } from '../../lib/types'
 
-/** What an accepted submission tells the thank-you page: the reference and the matched providers. */
-export interface Accepted {
-  leadId: string
-  providers: string[]
-}
+/** What an accepted submission tells the thank-you page: the reference to show, and the request id
+ * and status token with which it asks what became of the request. */
+export type Accepted = Pick<LeadAccepted, 'requestId' | 'reference' | 'statusToken'>
 
 export type SubmitResult =
   | { ok: true; accepted: Accepted }
@@ -28,14 +27,10 @@ function retryAfter(response: Response): number | null {
 export async function submitLead(payload: object, path: string): Promise<SubmitResult> {
   try {
     const response = await postJson(path, payload)
-    const body = (await response.json().catch(() => ({}))) as {
-      fields?: Record<string, string>
-      leadId?: string
-      providers?: unknown
-    }
+    const body = (await response.json().catch(() => ({}))) as Partial<Accepted> & { fields?: Record<string, string> }
     if (response.ok || response.status === 202) {
-      const providers = Array.isArray(body.providers) ? body.providers.filter((name) => typeof name === 'string') : []
-      return { ok: true, accepted: { leadId: body.leadId ?? '', providers } }
+      const { requestId = '', reference = '', statusToken = '' } = body
+      return { ok: true, accepted: { requestId, reference, statusToken } }
     }
     return { ok: false, status: response.status, fields: body.fields ?? {}, retryAfterSeconds: retryAfter(response) }
   } catch (error) {

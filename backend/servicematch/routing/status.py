@@ -1,0 +1,91 @@
+"""GET /api/leads/{requestId}/status: what became of a lead, for the thank-you page of the browser
+that submitted it (the status token of its submit answer, in a header; never in a URL).
+
+Routing has finished with a lead once its auction is closed (decided, every buyer post settled)
+and none of its deliveries to a buyer or provider is still being sent; until then the answer says
+so and names nobody. Finished, it names exactly the companies the consumer's details reached (a
+2xx, or the SMTP server took the e-mail): not a buyer that refused its post, not a provider whose
+webhook said no, and nobody for a duplicate, a do-not-sell lead no provider took, or a stopped one.
+The answer holds no personal data; a wrong or missing token is the same 404 as an unknown request.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, FastAPI, Header, Path
+from pydantic import BaseModel, Field
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+from starlette.concurrency import run_in_threadpool
+
+from servicematch.delivery.models import LEAD_KINDS, Delivery, DeliveryStatus
+from servicematch.deps import SessionFactoryDep, SettingsDep
+from servicematch.errors import RATE_LIMITED_RESPONSES, NotFound
+from servicematch.intake.models import Lead
+from servicematch.intake.ratelimit import SlidingWindowLimiter, counted_always
+from servicematch.intake.status_token import STATUS_TOKEN_HEADER, status_token_matches
+from servicematch.kernel.references import shown_reference
+from servicematch.privacy.messages import recipient_names, recipients_of
+from servicematch.privacy.notices import LEAD, RECEIPT
+from servicematch.routing.models import Auction
+from servicematch.settings import Settings
+
+NOT_FOUND = "No such request."
+MINUTE = 60
+
+
+class LeadStatus(BaseModel):
+    reference: str = Field(description="The lead's reference, as the consumer is shown it: 7K3M-Q9TX")
+    finished: bool = Field(description="Routing has decided and every delivery to a company has settled")
+    companies: list[str] = Field(description="Who received the consumer's details, by name (empty until finished)")
+    receiptEmail: bool = Field(description="The consent receipt e-mail is sent or on its way")
+
+
+router = APIRouter(prefix="/api", tags=["intake"], responses=RATE_LIMITED_RESPONSES)
+
+
+def install_lead_status(app: FastAPI, settings: Settings) -> None:
+    """The route and its per-address limit, in the app's rate-limit store (Redis when it is set)."""
+    app.state.status_limiter = SlidingWindowLimiter(name="lead-status", limit=settings.status_rate_limit,
+                                                    window_seconds=MINUTE, store=app.state.rate_limit_store)
+    app.include_router(router)
+
+
+@router.get("/leads/{request_id}/status", response_model=LeadStatus,
+            dependencies=[Depends(counted_always("status_limiter"))],
+            summary="What became of a submitted lead: routing under way or finished, and who received it")
+async def read_lead_status(
+    request_id: Annotated[str, Path(max_length=64, description="The requestId the lead was submitted with")],
+    settings: SettingsDep, factory: SessionFactoryDep,
+    token: Annotated[str, Header(alias=STATUS_TOKEN_HEADER, description="The submit answer's statusToken")] = "",
+) -> LeadStatus:
+    status = await run_in_threadpool(lead_status, session_factory=factory, settings=settings,
+                                     request_id=request_id, token=token)
+    if status is None:
+        raise NotFound(NOT_FOUND)
+    return status
+
+
+def lead_status(*, session_factory: sessionmaker[Session], settings: Settings, request_id: str,
+                token: str) -> LeadStatus | None:
+    """The status of the lead with this requestId, or None when there is none or the token is not its."""
+    with session_factory() as session:
+        lead = session.execute(select(Lead.id, Lead.reference, Lead.email_hash)
+                               .where(Lead.request_id == request_id)).first()
+        if lead is None or not status_token_matches(settings, lead.id, token):
+            return None
+        closed = session.scalar(select(Auction.closed_at).where(Auction.lead_id == lead.id)) is not None
+        sends = session.execute(select(Delivery.kind, Delivery.payload_kind, Delivery.status).where(
+            Delivery.lead_id == lead.id, Delivery.payload_kind.in_((LEAD, RECEIPT)))).all()
+        sending = any(kind in LEAD_KINDS and payload == LEAD and status == DeliveryStatus.PENDING
+                      for kind, payload, status in sends)
+        receipts = [status for _, payload, status in sends if payload == RECEIPT]
+        finished = closed and not sending
+        companies = recipient_names(recipients_of(session=session, lead_ids=[lead.id], delivered_only=True)[lead.id],
+                                    settings) if finished else []
+    # Before routing queues the receipt, it is on its way for a lead with an e-mail address.
+    receipt_email = (receipts[0] in (DeliveryStatus.PENDING, DeliveryStatus.DELIVERED) if receipts
+                     else lead.email_hash is not None)
+    return LeadStatus(reference=shown_reference(lead.reference), finished=finished, companies=companies,
+                      receiptEmail=receipt_email)
