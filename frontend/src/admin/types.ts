@@ -20,7 +20,15 @@ export interface KeyCount {
 }
 
 export interface FunnelStep {
-  step: number | string
+  // 'unknown': a step number events carried that the form does not have (now).
+  kind: 'page_view' | 'step' | 'unknown' | 'submitted'
+  // The catalogue's step number (what events carry); 0 for the page view, null for Submitted.
+  step: number | null
+  // As the visitor reads it: "Step {number} of {total}"; null outside the form's steps.
+  number: number | null
+  total: number | null
+  // The step's questions as the visitor sees them, or what the entry is.
+  title: string
   label: string
   count: number
   dropOffPct: number | null
@@ -31,7 +39,8 @@ export interface Funnel {
   vertical: string
   steps: FunnelStep[]
   submitted: number
-  disqualifications: { field: string; answer: string; count: number }[]
+  // label: the question as the visitor saw it; step: its step as the visitor numbers it.
+  disqualifications: { field: string; label: string; answer: string; step: number | null; count: number }[]
 }
 
 export interface DeliverySummary {
