@@ -6,7 +6,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from servicematch.catalog.loader import CatalogIndex
-from servicematch.console.leads import answer_labels, contact_of, lead_statuses, lead_summary
+from servicematch.console.leads import (
+    answer_labels,
+    contact_of,
+    lead_sources,
+    lead_statuses,
+    lead_summary,
+)
 from servicematch.console.paging import iso
 from servicematch.delivery.models import Delivery, TargetKind
 from servicematch.errors import NotFound
@@ -47,8 +53,8 @@ def lead_detail(session: Session, settings: Settings, index: CatalogIndex, *, le
         .options(selectinload(Delivery.attempts), selectinload(Delivery.provider), selectinload(Delivery.buyer))
         .order_by(Delivery.created_at, Delivery.kind, Delivery.target_key)
     ).all()
-    summary = lead_summary(lead, status=lead_statuses(session, [lead.id])[lead.id], settings=settings,
-                           reveal=reveal)
+    summary = lead_summary(lead, status=lead_statuses(session, [lead.id])[lead.id],
+                           source=lead_sources(session, [lead.id])[lead.id], settings=settings, reveal=reveal)
     return {
         **summary,
         "answers": answers,

@@ -37,8 +37,8 @@ log = logging.getLogger("servicematch.reporting")
 
 
 def lead_source():
-    """subid1's value, else "subid2:<value>", else "fbclid" when present, else "direct": a column
-    the database derives from the lead's click (intake/models.py: SOURCE)."""
+    """subid1's value, else "subid2:<value>", else "fbclid" when present, else "website" (the lead's
+    own source): a column the database derives from the lead's click (intake/models.py: SOURCE)."""
     return Lead.__table__.c.source
 
 

@@ -18,7 +18,7 @@ def test_leads_are_counted_by_day_vertical_service_state_and_source(admin, app, 
     assert body["byVertical"] == [{"key": "services", "count": 2}]
     assert body["byService"] == [{"key": "hvac", "count": 2}]
     assert body["byState"] == [{"key": "TX", "count": 2}]
-    assert body["bySource"] == [{"key": "direct", "count": 1}, {"key": "spring-sale", "count": 1}]
+    assert body["bySource"] == [{"key": "spring-sale", "count": 1}, {"key": "website", "count": 1}]
     delivery = body["delivery"]
     assert (delivery["total"], delivery["delivered"], delivery["successRate"]) == (2, 2, 1.0)
     assert delivery["p50Seconds"] is not None and delivery["p99Seconds"] >= delivery["p50Seconds"]

@@ -11,6 +11,8 @@ from sqlalchemy import event, select
 from servicematch.console import leads
 from servicematch.console.models import AuditEntry
 from servicematch.intake import crypto
+from servicematch.intake.models import Lead
+from servicematch.intake.payload import auction_post_payload
 from servicematch.kernel.clock import utcnow
 from servicematch.privacy.models import LeadRevocation
 from servicematch.routing.stage import route_pending
@@ -133,3 +135,19 @@ def test_a_status_filter_finds_leads_through_that_statuses_deliveries(admin, app
     monkeypatch.setattr(leads, "FEW_DELIVERIES", ())  # each lead's deliveries looked up
     assert found == _pages(admin, {"status": "rejected", "limit": 2})
     assert [len(page) for page in _pages(admin, {"status": "delivered"})] == [2]
+
+
+def test_the_list_and_the_lead_page_show_the_source_the_lead_says(admin, app):
+    """A lead from the site with no campaign parameter says source "website" in its payload, and
+    the console says so too (it used to call it "direct", a word no lead carries)."""
+    _submit(admin, app, subid1="")
+    _submit(admin, app, phone="5125550177", subid1="spring-sale")
+    items = admin.get("/api/console/leads").json()["items"]
+    assert sorted(item["source"] for item in items) == ["spring-sale", "website"]
+    plain = next(item for item in items if item["source"] == "website")
+    assert admin.get(f"/api/console/leads/{plain['id']}").json()["source"] == "website"
+    with app.state.session_factory() as session:
+        sent = auction_post_payload(lead=session.get(Lead, plain["id"]), settings=app.state.settings)
+    assert sent["consumer"]["source"] == "website" and sent["click"]["subid1"] == ""
+    by_source = admin.get("/api/console/dashboard").json()["bySource"]
+    assert sorted(row["key"] for row in by_source) == ["spring-sale", "website"]

@@ -97,6 +97,8 @@ export interface LeadRow {
   name: string
   email: string
   phone: string
+  // subid1, else subid2:<value>, else fbclid, else the lead's own source ("website").
+  source: string
   status: string
   isDuplicate: boolean
   doNotSell: boolean

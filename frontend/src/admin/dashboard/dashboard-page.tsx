@@ -31,7 +31,7 @@ export default function DashboardPage() {
         <DateFilter label="To" name="to" filters={filters} />
         <CatalogFilters filters={filters} />
         <Field label="Source">
-          <input className={inputClass} value={filters.values.source} placeholder="subid1, fbclid…"
+          <input className={inputClass} value={filters.values.source} placeholder="website, subid1…"
             onChange={(e) => filters.set('source', e.currentTarget.value)} />
         </Field>
       </form>

@@ -43,6 +43,7 @@ export default function LeadPage() {
               <Facts rows={[
                 ['Received', formatTime(lead.createdAt)],
                 ['Service', `${lead.service} (${lead.vertical})`],
+                ['Source', lead.source],
                 ['Status', <StatusBadge key="s" status={lead.status} />],
                 ['Duplicate', yesNo(lead.isDuplicate)],
                 ['Name', lead.name],

@@ -27,6 +27,7 @@ function LeadCells({ lead }: { lead: LeadRow }) {
       <td className="px-3 py-2">{lead.name}<span className="block text-xs text-slate-500">{lead.email}</span></td>
       <td className="px-3 py-2 whitespace-nowrap">{formatPhone(lead.phone)}</td>
       <td className="px-3 py-2">{lead.state} {lead.zip}</td>
+      <td className="px-3 py-2 break-words">{lead.source}</td>
       <td className="px-3 py-2">
         <StatusBadge status={lead.status} />
         {lead.isDuplicate && <span className="ml-1 text-xs text-amber-800">duplicate</span>}
@@ -66,8 +67,8 @@ export default function LeadsPage() {
         <DateFilter label="From" name="from" filters={filters} />
         <DateFilter label="To" name="to" filters={filters} />
       </form>
-      <PagedTable list={list} minWidth="48rem" empty="No leads match."
-        headers={['Request', 'Service', 'Consumer', 'Phone', 'Location', 'Status']}
+      <PagedTable list={list} minWidth="54rem" empty="No leads match."
+        headers={['Request', 'Service', 'Consumer', 'Phone', 'Location', 'Source', 'Status']}
         row={(lead) => <tr key={lead.id} className="border-t border-slate-100"><LeadCells lead={lead} /></tr>} />
     </>
   )
