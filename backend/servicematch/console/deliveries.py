@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
 
-from servicematch.console.lead_detail import CHANNELS, recipient_of
+from servicematch.console.lead_detail import CHANNELS, carried, recipient_of
 from servicematch.console.paging import decode_position, encode_position, iso
 from servicematch.delivery.models import (
     Delivery,
@@ -48,7 +48,7 @@ def delivery_page(session: Session, *, status: str, cursor: str | None, limit: i
     items = [
         {"id": d.id, "leadId": d.lead_id, "requestId": request_id,
          "recipient": recipient_of(d.kind, provider_name),
-         "channel": CHANNELS.get(d.kind, d.kind), "status": d.status, "attempts": count,
+         "channel": CHANNELS.get(d.kind, d.kind), **carried(d.payload_kind), "status": d.status, "attempts": count,
          "lastError": d.last_error,
          "nextAttemptAt": iso(d.next_attempt_at) if d.status == DeliveryStatus.PENDING else None}
         for d, request_id, provider_name, count in rows[:limit]

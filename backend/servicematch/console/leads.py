@@ -20,9 +20,13 @@ from servicematch.intake.models import Lead
 from servicematch.intake.payload import decrypt_personal_data
 from servicematch.intake.validation import normalise_email, phone_digits
 from servicematch.kernel.clock import utcnow
+from servicematch.privacy.notices import LEAD
 from servicematch.settings import Settings
 
 LEAD_STATUSES = ("pending", "delivered", "rejected", "failed", "skipped", "unsent")
+# A lead's own deliveries: the lead itself to buyers and providers, not the consumer's consent
+# receipt nor the privacy notices that follow a lead to the same parties.
+LEAD_DELIVERY = (Delivery.kind.in_(LEAD_KINDS), Delivery.payload_kind == LEAD)
 # Statuses few deliveries are in: a page of leads with one is looked for through that status's
 # deliveries (_newest_with_status), as far back as each window in turn, before each lead's
 # deliveries are looked up (which suits `delivered`, the status of most).
@@ -82,10 +86,10 @@ def _status_condition(status: str):
     if status not in LEAD_STATUSES:
         raise ServiceMatchError(f"status is one of {', '.join(LEAD_STATUSES)}.",
                                 fields={"status": "invalid"}, status_code=422)
-    any_delivery = exists().where(Delivery.lead_id == Lead.id, Delivery.kind.in_(LEAD_KINDS))
+    any_delivery = exists().where(Delivery.lead_id == Lead.id, *LEAD_DELIVERY)
     if status == "unsent":
         return ~any_delivery
-    return exists().where(and_(Delivery.lead_id == Lead.id, Delivery.kind.in_(LEAD_KINDS), Delivery.status == status))
+    return exists().where(and_(Delivery.lead_id == Lead.id, *LEAD_DELIVERY, Delivery.status == status))
 
 
 def lead_statuses(session: Session, lead_ids: list[str]) -> dict[str, str]:
@@ -94,7 +98,7 @@ def lead_statuses(session: Session, lead_ids: list[str]) -> dict[str, str]:
     if lead_ids:
         for lead_id, status in session.execute(
             select(Delivery.lead_id, Delivery.status)
-            .where(Delivery.lead_id.in_(lead_ids), Delivery.kind.in_(LEAD_KINDS)).distinct()
+            .where(Delivery.lead_id.in_(lead_ids), *LEAD_DELIVERY).distinct()
         ):
             found.setdefault(lead_id, set()).add(status)
     order = (DeliveryStatus.PENDING, DeliveryStatus.DELIVERED, DeliveryStatus.REJECTED,
@@ -167,7 +171,7 @@ def _newest_with_status(session: Session, settings: Settings, filters: LeadFilte
     for window in STATUS_WINDOWS:
         since = latest - window
         of_status = select(Delivery.lead_id).where(
-            Delivery.kind.in_(LEAD_KINDS), Delivery.status == filters.status,
+            *LEAD_DELIVERY, Delivery.status == filters.status,
             Delivery.created_at >= since - DELIVERY_MARGIN)
         leads = list(session.scalars(_newest(others.where(Lead.id.in_(of_status)), position, limit)).all())
         if len(leads) > limit and as_utc(leads[-1].created_at) >= since:

@@ -103,7 +103,7 @@ def _lead(lead_id: str, created_at: datetime, click: dict) -> dict:
 def test_a_lead_without_campaign_parameters_says_website_and_its_counts_follow(earlier_database):
     """20261126_0015: "direct", which no lead says, becomes the lead's own source as its payload
     states it, "website", in the column and the counts; a day with a lead whose subid1 is
-    literally "direct" is forgotten, to be counted again."""
+    literally "direct" is forgotten, to be counted again, as are the delivery counts."""
     url = earlier_database
     upgrade(url, "20261125_0013")
     engine = create_engine(url)
@@ -119,14 +119,20 @@ def test_a_lead_without_campaign_parameters_says_website_and_its_counts_follow(e
                 connection.execute(insert(reported).values(kind="leads", day=day, counted_at=datetime.now(UTC)))
                 connection.execute(insert(lead_daily).values(day=day, vertical="services", service="hvac",
                                                              state="TX", source="direct", leads=1))
+            # Delivery counts that cannot tell a lead's deliveries from its notices.
+            connection.execute(insert(reported).values(kind="deliveries", day=plain, counted_at=datetime.now(UTC)))
+            connection.execute(text("INSERT INTO delivery_daily (day, vertical, service, state, source, status, "
+                                    "deliveries) VALUES ('2026-11-20', 'services', 'hvac', 'TX', 'direct', "
+                                    "'delivered', 2)"))
         upgrade(url)
         with engine.connect() as connection:
             sources = dict(connection.execute(text("SELECT id, source FROM leads")).all())
             counts = connection.execute(select(lead_daily.c.day, lead_daily.c.source)).all()
-            counted = connection.execute(select(reported.c.day)).scalars().all()
+            counted = connection.execute(select(reported.c.kind, reported.c.day)).all()
+            deliveries = connection.execute(text("SELECT count(*) FROM delivery_daily")).scalar()
         assert sources == {"plain": "website", "tagged": "direct", "spring": "spring-sale"}
         assert counts == [(plain, "website")]
-        assert counted == [plain]
+        assert counted == [("leads", plain)] and deliveries == 0  # counted again, each kind apart
 
         command.downgrade(alembic_config(url), "20261125_0013")
         with engine.connect() as connection:

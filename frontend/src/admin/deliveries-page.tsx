@@ -77,7 +77,7 @@ export default function DeliveriesPage() {
         headers={[
           ...(canRetry ? [<input key="all" type="checkbox" aria-label="Select all" className="size-5" checked={allSelected}
             onChange={() => setSelected(allSelected ? new Set() : new Set(allIds))} />] : []),
-          'Lead', 'Recipient', 'Status', 'Attempts', 'Last error', 'Next attempt', '',
+          'Lead', 'Recipient', 'Carries', 'Status', 'Attempts', 'Last error', 'Next attempt', '',
         ]}
         row={(d) => (
           <tr key={d.id} className="border-t border-slate-100 align-top">
@@ -91,6 +91,7 @@ export default function DeliveriesPage() {
               <Link to={PATHS.lead(d.leadId)} className="text-brand-700 underline underline-offset-2">{d.requestId}</Link>
             </td>
             <td className="px-3 py-2">{d.recipient}<span className="block text-xs text-slate-500">{d.channel}</span></td>
+            <td className="px-3 py-2">{d.carried}</td>
             <td className="px-3 py-2"><StatusBadge status={d.status} /></td>
             <td className="px-3 py-2 tabular-nums">{d.attempts}</td>
             <td className="max-w-xs px-3 py-2 break-words text-red-800">{d.lastError ?? '—'}</td>

@@ -43,15 +43,30 @@ export interface Funnel {
   disqualifications: { field: string; label: string; answer: string; step: number | null; count: number }[]
 }
 
-export interface DeliverySummary {
+/** Deliveries of one kind by status; total includes skipped ones (never sent, on purpose). */
+export interface StatusCounts {
   total: number
   delivered: number
   failed: number
   rejected: number
   pending: number
+  skipped: number
+}
+
+/** The leads' deliveries (to buyers and providers), with receipts and privacy notices apart. */
+export interface DeliverySummary extends StatusCounts {
   successRate: number | null
   p50Seconds: number | null
   p99Seconds: number | null
+  receipts: StatusCounts
+  notices: StatusCounts
+}
+
+/** What a delivery carried: the lead itself, the consumer's consent receipt, or a privacy notice. */
+export interface Carried {
+  payload: 'lead' | 'receipt' | 'lead.revoked' | 'lead.deleted' | 'lead.corrected' | string
+  // As an operator reads it: "Lead", "Consent receipt", "Revocation notice", ...
+  carried: string
 }
 
 export interface Dashboard {
@@ -117,7 +132,7 @@ export interface DeliveryAttempt {
   error: string | null
 }
 
-export interface LeadDelivery {
+export interface LeadDelivery extends Carried {
   id: number | string
   recipient: string
   channel: string
@@ -140,6 +155,7 @@ export interface LeadDetail extends LeadRow {
   } | null
   privacy: { doNotSell: boolean; gpc: boolean; revokedAt?: string | null; deletedAt?: string | null }
   deliveries: LeadDelivery[]
+  deliveryCounts: { leads: StatusCounts; receipts: StatusCounts; notices: StatusCounts }
   // Empty when the lead had no auction (no buyer qualified, or routing has not run yet).
   auction: AuctionStep[]
 }
@@ -153,7 +169,7 @@ export interface AuctionStep {
   detail: string | null
 }
 
-export interface DeliveryRow {
+export interface DeliveryRow extends Carried {
   id: number | string
   leadId: number | string
   requestId: string

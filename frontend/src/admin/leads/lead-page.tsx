@@ -5,7 +5,7 @@ import { PATHS } from '../paths'
 import { useOperator } from '../session'
 import type { LeadDetail } from '../types'
 import { useApi } from '../use-api'
-import { Card, ErrorNotice, formatPhone, formatTime, Loading, PageTitle, StatusBadge } from '../ui'
+import { Card, DeliveryCounts, ErrorNotice, formatPhone, formatTime, Loading, PageTitle, StatusBadge } from '../ui'
 import { AuctionWaterfall } from './auction-waterfall'
 import { DeliveryTimeline } from './delivery-timeline'
 
@@ -84,6 +84,11 @@ export default function LeadPage() {
               <AuctionWaterfall steps={lead.auction ?? []} />
             </Card>
             <Card title="Deliveries" className="lg:col-span-2">
+              <div className="mb-3">
+                <DeliveryCounts rows={[['Lead (buyers and providers)', lead.deliveryCounts.leads],
+                  ['Consent receipt', lead.deliveryCounts.receipts],
+                  ['Privacy notices', lead.deliveryCounts.notices]]} />
+              </div>
               <DeliveryTimeline deliveries={lead.deliveries} canResend={isAdmin} onResent={reload} />
             </Card>
           </div>

@@ -1,11 +1,17 @@
 """leads.source says "website" (the lead's own source, as its payload states it) where it said
-"direct", a lead without subid1, subid2 or fbclid
+"direct", and the daily delivery counts keep leads, consent receipts and privacy notices apart
+(delivery_daily.payload_kind)
 
-The column is derived by the database, so it is dropped and added again with the new expression
+leads.source is derived by the database, so it is dropped and added again with the new expression
 (PostgreSQL rewrites the table once; SQLite computes it on read) and the console's per-day index
-with it. The daily counts kept by source follow: "direct" becomes "website", except on the days
-of a lead whose subid1 is literally "direct" (its source stays "direct"), whose counts are
-forgotten so that the next roll-up counts them afresh (the dashboard reads them live meanwhile).
+with it. The lead and revenue counts kept by source follow: "direct" becomes "website", except on
+the days of a lead whose subid1 is literally "direct" (its source stays "direct"), whose counts
+are forgotten so that the next roll-up counts them afresh (the dashboard reads them live meanwhile).
+
+The delivery counts held privacy notices among the leads' deliveries and no receipt, and cannot be
+told apart: every delivery day's counts are forgotten and counted again, by what each delivery
+carried, by the next roll-up (the delivery worker's hourly chore, which runs first soon after
+it starts; the dashboard reads those days live until then).
 
 Revision ID: 20261126_0015
 Revises: 20261125_0013
@@ -24,7 +30,7 @@ depends_on = None
 
 DAY_COLUMNS = ["created_at", "vertical", "service", "state", "source"]
 WEBSITE, DIRECT = "website", "direct"
-# Daily count tables by the kind of their reported_days rows, and the time that gives their day.
+# Daily count tables by the kind of their reported_days rows.
 LEAD_COUNTS = ("leads", ("lead_daily",))
 REVENUE_COUNTS = ("revenue", ("revenue_daily",))
 DELIVERY_COUNTS = ("deliveries", ("delivery_daily", "delivery_latency_daily"))
@@ -53,10 +59,6 @@ def _day(moment: datetime | str) -> date:
     return (moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)).date()
 
 
-def _days_of(statement) -> set[date]:
-    return {_day(moment) for moment in op.get_bind().execute(statement).scalars()}
-
-
 def _relabel_counts(kind: str, tables: tuple[str, ...], unclear_days: set[date], old: str, new: str) -> None:
     """Counts kept under source `old` are now under `new`; a day where `old` still names some
     leads is forgotten instead, to be counted again."""
@@ -71,24 +73,36 @@ def _relabel_counts(kind: str, tables: tuple[str, ...], unclear_days: set[date],
         bind.execute(sa.update(table).where(table.c.source == old).values(source=new))
 
 
-def _relabel_every_count(old: str, new: str) -> None:
+def _relabel_lead_counts(old: str, new: str) -> None:
     """After the column says `new` where it said `old`: the leads that still say `old` (their
-    subid1 is that word) make their days unclear."""
-    leads = sa.table("leads", sa.column("id"), sa.column("created_at", sa.DateTime(timezone=True)), sa.column("source"))
-    deliveries = sa.table("deliveries", sa.column("lead_id"), sa.column("created_at", sa.DateTime(timezone=True)))
-    lead_days = _days_of(sa.select(leads.c.created_at).where(leads.c.source == old))
-    delivery_days = _days_of(sa.select(deliveries.c.created_at).join(leads, leads.c.id == deliveries.c.lead_id)
-                             .where(leads.c.source == old))
-    for (kind, tables), days in ((LEAD_COUNTS, lead_days), (REVENUE_COUNTS, lead_days),
-                                 (DELIVERY_COUNTS, delivery_days)):
-        _relabel_counts(kind, tables, days, old, new)
+    subid1 is that word) make their days unclear. (The delivery counts are counted again whole.)"""
+    leads = sa.table("leads", sa.column("created_at", sa.DateTime(timezone=True)), sa.column("source"))
+    unclear = {_day(moment) for moment in op.get_bind().execute(
+        sa.select(leads.c.created_at).where(leads.c.source == old)).scalars()}
+    for kind, tables in (LEAD_COUNTS, REVENUE_COUNTS):
+        _relabel_counts(kind, tables, unclear, old, new)
+
+
+def _forget_delivery_counts() -> None:
+    kind, tables = DELIVERY_COUNTS
+    bind = op.get_bind()
+    bind.execute(sa.delete(sa.table("reported_days", sa.column("kind"))).where(sa.column("kind") == kind))
+    for name in tables:
+        bind.execute(sa.delete(sa.table(name)))
 
 
 def upgrade() -> None:
     _derive_source(WEBSITE)
-    _relabel_every_count(DIRECT, WEBSITE)
+    _relabel_lead_counts(DIRECT, WEBSITE)
+    _forget_delivery_counts()
+    # Empty now: the column needs no default (batch mode, as SQLite adds no NOT NULL column without one).
+    with op.batch_alter_table("delivery_daily") as batch:
+        batch.add_column(sa.Column("payload_kind", sa.String(length=24), nullable=False))
 
 
 def downgrade() -> None:
+    _forget_delivery_counts()
+    with op.batch_alter_table("delivery_daily") as batch:
+        batch.drop_column("payload_kind")
     _derive_source(DIRECT)
-    _relabel_every_count(WEBSITE, DIRECT)
+    _relabel_lead_counts(WEBSITE, DIRECT)
