@@ -1,9 +1,12 @@
 """A lead in the console after its deliveries and the consumer's stop, at 390 and 1280 px: its page
-counts the lead's deliveries, its consent receipt and its privacy notices apart."""
+counts the lead's deliveries, its consent receipt and its privacy notices apart; the list marks it
+revoked, and the export says so with its consent, do-not-sell signal and source."""
 
 from __future__ import annotations
 
+import csv
 import email
+import hashlib
 import re
 from email import policy
 from pathlib import Path
@@ -14,6 +17,7 @@ from console_support import (
     ConsoleClient,
     HttpReceiver,
     create_operators,
+    element_at_centre_is,
     no_sideways_overflow,
     sign_in,
     submit_lead,
@@ -107,3 +111,46 @@ def test_the_lead_page_counts_the_lead_its_receipt_and_its_notices_apart(page: P
     expect(card.get_by_text("Consent receipt to Consumer by email")).to_be_visible()
     assert no_sideways_overflow(page)
     save_screenshot(page, "console-lead-delivery-counts")
+
+
+@pytest.fixture(scope="module")
+def kept_lead(live_server: str, analyst_api: ConsoleClient) -> dict:
+    request_id = submit_lead(live_server, zip_code=PROVIDER_ZIP)
+    return wait_until(lambda: lead_of(analyst_api, request_id), "the lead to be listed")
+
+
+def test_a_revoked_lead_shows_as_revoked_in_the_list(page: Page, operators, revoked_lead: dict, kept_lead: dict,
+                                                     save_screenshot):
+    sign_in(page, operators.analyst, path=f"/admin/leads?q={revoked_lead['requestId']}")
+    row = page.get_by_role("row").filter(has_text=revoked_lead["requestId"])
+    badge = row.get_by_text("revoked", exact=True)
+    expect(badge).to_be_visible()
+    expect(row.get_by_text("consent withdrawn")).to_be_visible()
+    # On screen as the page opens, at 390 px too, not past the table's sideways scroll.
+    assert element_at_centre_is(page, badge)
+    expect(row.get_by_role("cell", name="website", exact=True)).to_be_visible()
+    assert no_sideways_overflow(page)
+    save_screenshot(page, "console-leads-revoked")
+
+    page.get_by_role("searchbox").fill(kept_lead["requestId"])
+    page.get_by_role("button", name="Search").click()
+    row = page.get_by_role("row").filter(has_text=kept_lead["requestId"])
+    expect(row.get_by_role("cell", name="website", exact=True)).to_be_visible()
+    expect(row.get_by_text("revoked", exact=True)).to_have_count(0)
+
+
+def test_the_export_says_when_consent_was_given_and_withdrawn_and_the_source(page: Page, operators,
+                                                                            revoked_lead: dict, tmp_path: Path):
+    sign_in(page, operators.admin, path=f"/admin/leads?q={revoked_lead['requestId']}")
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Export CSV").click()
+    path = tmp_path / "leads.csv"
+    download.value.save_as(path)
+    with path.open(newline="") as csv_file:
+        (row,) = list(csv.DictReader(csv_file))
+    consent = revoked_lead["consent"]
+    assert row["requestId"] == revoked_lead["requestId"]
+    assert row["consentAt"] == consent["at"]
+    assert row["consentTextSha256"] == hashlib.sha256(consent["text"].encode()).hexdigest() == consent["textSha256"]
+    assert (row["revoked"], row["revokedAt"]) == ("True", revoked_lead["privacy"]["revokedAt"])
+    assert (row["doNotSell"], row["source"]) == ("False", "website")

@@ -12,7 +12,7 @@ from servicematch.console.delivery_health import by_carried
 from servicematch.console.leads import (
     answer_labels,
     contact_of,
-    lead_sources,
+    lead_facts,
     lead_statuses,
     lead_summary,
 )
@@ -20,7 +20,7 @@ from servicematch.console.paging import iso
 from servicematch.delivery.models import Delivery, TargetKind
 from servicematch.errors import NotFound
 from servicematch.intake.models import ConsentRecord, Lead
-from servicematch.privacy.models import LeadErasure, LeadRevocation
+from servicematch.privacy.models import LeadErasure
 from servicematch.privacy.notices import CORRECTED, DELETED, LEAD, RECEIPT, REVOKED
 from servicematch.reporting.models import Carried
 from servicematch.routing.reports import waterfall
@@ -66,8 +66,9 @@ def lead_detail(session: Session, settings: Settings, index: CatalogIndex, *, le
         .options(selectinload(Delivery.attempts), selectinload(Delivery.provider), selectinload(Delivery.buyer))
         .order_by(Delivery.created_at, Delivery.kind, Delivery.target_key)
     ).all()
-    summary = lead_summary(lead, status=lead_statuses(session, [lead.id])[lead.id],
-                           source=lead_sources(session, [lead.id])[lead.id], settings=settings, reveal=reveal)
+    facts = lead_facts(session, [lead.id])[lead.id]
+    summary = lead_summary(lead, status=lead_statuses(session, [lead.id])[lead.id], facts=facts, settings=settings,
+                           reveal=reveal)
     return {
         **summary,
         "answers": answers,
@@ -76,8 +77,7 @@ def lead_detail(session: Session, settings: Settings, index: CatalogIndex, *, le
             "doNotSell": lead.do_not_sell,
             "gpc": bool(consent and consent.global_privacy_control),
             # Written by the privacy module when a consumer stops contact or has their data erased.
-            "revokedAt": iso(session.scalar(select(LeadRevocation.revoked_at)
-                                            .where(LeadRevocation.lead_id == lead.id))),
+            "revokedAt": iso(facts.revoked_at),
             "deletedAt": iso(session.scalar(select(LeadErasure.erased_at).where(LeadErasure.lead_id == lead.id))),
         },
         "deliveries": [_delivery(d) for d in deliveries],

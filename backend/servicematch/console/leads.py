@@ -16,10 +16,11 @@ from servicematch.delivery.history import mask_email
 from servicematch.delivery.models import LEAD_KINDS, Delivery, DeliveryStatus, as_utc
 from servicematch.errors import ServiceMatchError
 from servicematch.intake.crypto import DataKeyError, cipher_for
-from servicematch.intake.models import Lead
+from servicematch.intake.models import ConsentRecord, Lead
 from servicematch.intake.payload import decrypt_personal_data
 from servicematch.intake.validation import normalise_email, phone_digits
 from servicematch.kernel.clock import utcnow
+from servicematch.privacy.models import LeadRevocation
 from servicematch.privacy.notices import LEAD
 from servicematch.settings import Settings
 
@@ -123,15 +124,32 @@ def contact_of(lead: Lead, settings: Settings) -> dict:
         return {"contact": {}, "answers": {}}
 
 
-def lead_sources(session: Session, lead_ids: list[str]) -> dict[str, str]:
-    """Each lead's source, in one query: a column the database derives from the lead's click,
-    outside the ORM's mapping (intake/models.py: SOURCE)."""
+@dataclass(frozen=True)
+class LeadFacts:
+    """What the lead's row does not hold: its source (a column the database derives from the
+    click, outside the ORM's mapping: intake/models.py SOURCE), when its consent was given and the
+    SHA-256 of the consent text shown, and when the consumer withdrew it."""
+
+    source: str
+    consented_at: datetime | None
+    consent_sha256: str | None
+    revoked_at: datetime | None
+
+
+def lead_facts(session: Session, lead_ids: list[str]) -> dict[str, LeadFacts]:
+    """The facts of a page of leads, in one query."""
     if not lead_ids:
         return {}
-    return dict(session.execute(select(Lead.id, Lead.__table__.c.source).where(Lead.id.in_(lead_ids))).all())
+    rows = session.execute(
+        select(Lead.id, Lead.__table__.c.source, ConsentRecord.consented_at, ConsentRecord.consent_text_sha256,
+               LeadRevocation.revoked_at)
+        .outerjoin(ConsentRecord, ConsentRecord.lead_id == Lead.id)
+        .outerjoin(LeadRevocation, LeadRevocation.lead_id == Lead.id)
+        .where(Lead.id.in_(lead_ids)))
+    return {lead_id: LeadFacts(*facts) for lead_id, *facts in rows}
 
 
-def lead_summary(lead: Lead, *, status: str, source: str, settings: Settings, reveal: bool) -> dict:
+def lead_summary(lead: Lead, *, status: str, facts: LeadFacts, settings: Settings, reveal: bool) -> dict:
     contact = contact_of(lead, settings).get("contact", {})
     first, last = contact.get("first", ""), contact.get("last", "")
     email, phone = contact.get("email", ""), contact.get("phone", "")
@@ -141,7 +159,9 @@ def lead_summary(lead: Lead, *, status: str, source: str, settings: Settings, re
         "name": f"{first} {last}".strip() if reveal else mask_name(first, last),
         "email": email if reveal else mask_email(email),
         "phone": phone if reveal else mask_phone(phone),
-        "source": source, "status": status, "isDuplicate": lead.is_duplicate, "doNotSell": lead.do_not_sell,
+        "source": facts.source, "status": status, "isDuplicate": lead.is_duplicate, "doNotSell": lead.do_not_sell,
+        # The consumer withdrew consent to be contacted (privacy: a receipt's stop link, /privacy/choices).
+        "revoked": facts.revoked_at is not None, "revokedAt": iso(facts.revoked_at),
     }
 
 
@@ -190,9 +210,9 @@ def lead_page(session: Session, settings: Settings, *, filters: LeadFilters, cur
         leads = list(session.scalars(_newest(query, position, limit)).all())
     shown = leads[:limit]
     ids = [lead.id for lead in shown]
-    statuses, sources = lead_statuses(session, ids), lead_sources(session, ids)
+    statuses, facts = lead_statuses(session, ids), lead_facts(session, ids)
     return {
-        "items": [lead_summary(lead, status=statuses[lead.id], source=sources[lead.id], settings=settings,
+        "items": [lead_summary(lead, status=statuses[lead.id], facts=facts[lead.id], settings=settings,
                                reveal=reveal) for lead in shown],
         "nextCursor": encode_position(shown[-1].created_at, shown[-1].id) if len(leads) > limit else None,
     }

@@ -117,6 +117,9 @@ export interface LeadRow {
   status: string
   isDuplicate: boolean
   doNotSell: boolean
+  // The consumer withdrew consent to be contacted, and when.
+  revoked: boolean
+  revokedAt: string | null
 }
 
 export interface Page<T> {

@@ -114,6 +114,16 @@ export function StatusBadge({ status }: { status: string }) {
   return <span className={`inline-block rounded px-2 py-0.5 text-xs font-semibold ${colour}`}>{status}</span>
 }
 
+/** A lead whose consumer withdrew consent to be contacted, and when. */
+export function RevokedBadge({ at }: { at: string | null }) {
+  return (
+    <span className="inline-flex flex-wrap items-baseline gap-x-1">
+      <span className="inline-block rounded bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800">revoked</span>
+      <span className="text-xs text-slate-600">consent withdrawn {formatTime(at)}</span>
+    </span>
+  )
+}
+
 const COUNTED_STATUSES = ['delivered', 'pending', 'failed', 'rejected', 'skipped'] as const
 
 /** "3: 1 delivered, 2 pending", or "none": deliveries of one kind by status. */

@@ -5,7 +5,7 @@ import { PATHS } from '../paths'
 import { useOperator } from '../session'
 import type { LeadDetail } from '../types'
 import { useApi } from '../use-api'
-import { Card, DeliveryCounts, ErrorNotice, formatPhone, formatTime, Loading, PageTitle, StatusBadge } from '../ui'
+import { Card, DeliveryCounts, ErrorNotice, formatPhone, formatTime, Loading, PageTitle, RevokedBadge, StatusBadge } from '../ui'
 import { AuctionWaterfall } from './auction-waterfall'
 import { DeliveryTimeline } from './delivery-timeline'
 
@@ -44,7 +44,9 @@ export default function LeadPage() {
                 ['Received', formatTime(lead.createdAt)],
                 ['Service', `${lead.service} (${lead.vertical})`],
                 ['Source', lead.source],
-                ['Status', <StatusBadge key="s" status={lead.status} />],
+                ['Status', <span key="s" className="inline-flex flex-wrap items-baseline gap-2">
+                  <StatusBadge status={lead.status} />{lead.revoked && <RevokedBadge at={lead.revokedAt} />}
+                </span>],
                 ['Duplicate', yesNo(lead.isDuplicate)],
                 ['Name', lead.name],
                 ['E-mail', lead.email],

@@ -8,7 +8,7 @@ import { PATHS } from '../paths'
 import { useOperator } from '../session'
 import type { LeadRow } from '../types'
 import { usePagedList } from '../use-api'
-import { buttonClass, formatPhone, formatTime, inputClass, PageTitle, StatusBadge } from '../ui'
+import { buttonClass, formatPhone, formatTime, inputClass, PageTitle, RevokedBadge, StatusBadge } from '../ui'
 
 const KEYS = ['q', 'vertical', 'service', 'state', 'status', 'from', 'to'] as const
 // As the server names them (console/leads.py LEAD_STATUSES): from the lead's deliveries.
@@ -22,6 +22,8 @@ function LeadCells({ lead }: { lead: LeadRow }) {
           {lead.requestId}
         </Link>
         <span className="block text-xs text-slate-500">{formatTime(lead.createdAt)}</span>
+        {/* In the first column, so a phone shows it without scrolling the table sideways. */}
+        {lead.revoked && <span className="mt-1 block"><RevokedBadge at={lead.revokedAt} /></span>}
       </td>
       <td className="px-3 py-2">{lead.service}<span className="block text-xs text-slate-500">{lead.vertical}</span></td>
       <td className="px-3 py-2">{lead.name}<span className="block text-xs text-slate-500">{lead.email}</span></td>
