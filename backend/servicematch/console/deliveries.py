@@ -57,6 +57,14 @@ def delivery_page(session: Session, *, status: str, cursor: str | None, limit: i
     return {"items": items, "nextCursor": encode_position(last.created_at, last.id) if last else None}
 
 
+def waiting_counts(session: Session) -> dict[str, int]:
+    """How many deliveries each listed status holds now (the page opens on the first with any):
+    one statement, through the index on (status, next_attempt_at)."""
+    counts = dict(session.execute(select(Delivery.status, func.count()).where(Delivery.status.in_(LISTED))
+                                  .group_by(Delivery.status)).all())
+    return {status: counts.get(status, 0) for status in LISTED}
+
+
 def retry_many(session: Session, ids: list[str]) -> list[str]:
     """Queue again each failed or rejected delivery among ids; the others are left as they are."""
     if len(ids) > MAX_BULK:
