@@ -11,6 +11,7 @@ from console_support import (
     HttpReceiver,
     create_operators,
     no_sideways_overflow,
+    receiving_provider,
     sign_in,
     submit_lead,
     wait_until,
@@ -44,15 +45,8 @@ def admin_api(live_server: str, operators):
 
 @pytest.fixture
 def provider(admin_api: ConsoleClient, receiver: HttpReceiver):
-    """A provider whose webhook is the local receiver; paused again afterwards."""
-    answer = admin_api.send("POST", "/providers", {
-        "name": f"Receiver {receiver.port}", "email": "receiver@example.com", "webhookUrl": receiver.url,
-        "services": ["hvac"], "zips": [PROVIDER_ZIP],
-    })
-    assert answer.status_code in (200, 201), answer.text
-    provider = answer.json()
-    yield provider
-    admin_api.send("POST", f"/providers/{provider['id']}/disable")
+    with receiving_provider(admin_api, receiver, PROVIDER_ZIP) as provider:
+        yield provider
 
 
 def arrivals(receiver: HttpReceiver, request_id: str, status: int | None = None) -> list:

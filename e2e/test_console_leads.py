@@ -19,6 +19,7 @@ from console_support import (
     create_operators,
     element_at_centre_is,
     no_sideways_overflow,
+    receiving_provider,
     sign_in,
     submit_lead,
     wait_until,
@@ -27,7 +28,7 @@ from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
-# Only leads from this ZIP reach the test's provider, so other browser tests' leads never do.
+# The test provider's ZIP (no other browser test's).
 PROVIDER_ZIP = "78705"
 
 
@@ -52,15 +53,9 @@ def analyst_api(live_server: str, operators):
 
 @pytest.fixture(scope="module")
 def provider(live_server: str, operators, receiver: HttpReceiver):
-    """A provider whose webhook is the local receiver; paused again afterwards."""
     admin = ConsoleClient(live_server, operators.admin)
-    answer = admin.send("POST", "/providers", {
-        "name": f"Receiver {receiver.port}", "email": "receiver@example.com", "webhookUrl": receiver.url,
-        "services": ["hvac"], "zips": [PROVIDER_ZIP],
-    })
-    assert answer.status_code == 201, answer.text
-    yield answer.json()
-    admin.send("POST", f"/providers/{answer.json()['id']}/disable")
+    with receiving_provider(admin, receiver, PROVIDER_ZIP) as provider:
+        yield provider
     admin.close()
 
 
