@@ -9,7 +9,8 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -91,6 +92,22 @@ class ConsoleClient:
 
     def close(self) -> None:
         self.http.close()
+
+
+@contextmanager
+def receiving_provider(client: ConsoleClient, receiver, zip_code: str) -> Iterator[dict]:
+    """An HVAC provider of one ZIP whose webhook is `receiver`, paused again afterwards (only leads
+    from that ZIP reach it, so other tests' leads never do)."""
+    answer = client.send("POST", "/providers", {
+        "name": f"Receiver {receiver.port}", "email": "receiver@example.com", "webhookUrl": receiver.url,
+        "services": ["hvac"], "zips": [zip_code],
+    })
+    assert answer.status_code == 201, answer.text
+    provider = answer.json()
+    try:
+        yield provider
+    finally:
+        client.send("POST", f"/providers/{provider['id']}/disable")
 
 
 def submit_lead(base_url: str, *, zip_code: str = "78701", email: str | None = None, subid1: str = "",

@@ -1,12 +1,17 @@
-"""Deliveries from the console: one rejected by a local receiver is retried and arrives once."""
+"""Deliveries from the console: one rejected by a local receiver is retried and arrives once; the page
+opens on a tab that has deliveries unless the address names one."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from console_support import (
     ConsoleClient,
     HttpReceiver,
     create_operators,
+    no_sideways_overflow,
+    receiving_provider,
     sign_in,
     submit_lead,
     wait_until,
@@ -40,15 +45,8 @@ def admin_api(live_server: str, operators):
 
 @pytest.fixture
 def provider(admin_api: ConsoleClient, receiver: HttpReceiver):
-    """A provider whose webhook is the local receiver; paused again afterwards."""
-    answer = admin_api.send("POST", "/providers", {
-        "name": f"Receiver {receiver.port}", "email": "receiver@example.com", "webhookUrl": receiver.url,
-        "services": ["hvac"], "zips": [PROVIDER_ZIP],
-    })
-    assert answer.status_code in (200, 201), answer.text
-    provider = answer.json()
-    yield provider
-    admin_api.send("POST", f"/providers/{provider['id']}/disable")
+    with receiving_provider(admin_api, receiver, PROVIDER_ZIP) as provider:
+        yield provider
 
 
 def arrivals(receiver: HttpReceiver, request_id: str, status: int | None = None) -> list:
@@ -100,3 +98,31 @@ def test_rejected_deliveries_are_retried_one_by_one_and_in_bulk_and_arrive_once(
     expect(timeline.get_by_text("HTTP 400")).to_be_visible()
     expect(timeline.get_by_text("HTTP 200")).to_be_visible()
     assert len(arrivals(receiver, first, 200)) == 1
+
+
+TABS = ("failed", "rejected", "pending")
+
+
+def test_the_page_opens_on_a_tab_that_has_deliveries_unless_the_address_names_one(
+        page: Page, live_server: str, operators, admin_api: ConsoleClient, receiver: HttpReceiver, provider,
+        save_screenshot):
+    request_id = submit_lead(live_server, zip_code=PROVIDER_ZIP)
+    wait_until(lambda: rejected_delivery(admin_api, request_id), f"{request_id} listed as rejected")
+    counts = admin_api.get("/deliveries/counts")
+    opened = next(status for status in TABS if counts[status] > 0)
+    assert counts["failed"] == 0  # nothing fails for a day in these tests: an empty tab is passed over
+
+    sign_in(page, operators.analyst, path="/admin/deliveries")
+    tabs = page.get_by_role("group", name="Delivery status")
+    expect(tabs.get_by_role("button", pressed=True)).to_have_text(re.compile(rf"^{opened.title()}"))
+    expect(tabs.get_by_role("button", name=re.compile(r"^Failed")).first).to_have_attribute("aria-pressed", "false")
+    if opened == "rejected":
+        expect(page.get_by_role("link", name=request_id)).to_be_visible()
+    expect(page.get_by_text("No failed deliveries.")).to_have_count(0)
+    assert no_sideways_overflow(page)
+    save_screenshot(page, "console-deliveries-opened")
+
+    # A tab named in the address is the one shown, empty or not.
+    page.goto("/admin/deliveries?status=failed")
+    expect(tabs.get_by_role("button", pressed=True)).to_have_text(re.compile(r"^Failed"))
+    expect(page.get_by_text("No failed deliveries.")).to_be_visible()

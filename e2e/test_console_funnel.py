@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
-from console_support import WAIT_SECONDS, ConsoleClient, create_operators, sign_in
+from console_support import (
+    WAIT_SECONDS,
+    ConsoleClient,
+    create_operators,
+    no_sideways_overflow,
+    sign_in,
+)
 from funnel_steps import (
     CALL_CENTRE_OPEN,
     Contact,
@@ -76,11 +83,19 @@ def test_a_walk_through_a_form_appears_in_the_funnel_exactly(page: Page, live_se
     expected = plus_one(before, ["page", *numbers, "submitted"])
     wait_for_counts(analyst_api, vertical, slug, expected)
 
-    # The dashboard shows the same figures.
+    # The dashboard shows the same figures, each step numbered and named as the visitor saw it
+    # ("Step 1 of 6", its questions), never by the catalogue's own numbers (2..5, 98, 99).
     sign_in(page, operators.analyst, path=f"/admin?vertical={vertical}&service={slug}")
     card = page.get_by_role("region", name=f"{slug} ({vertical})")
     expect(card.get_by_text(f"Submitted: {expected['submitted']}")).to_be_visible()
     expect(card.get_by_role("row", name=f"Page view {expected['page']}")).to_be_visible()
+    for number, step_fields in enumerate(steps, start=1):
+        row = card.get_by_role("row").filter(has_text=f"Step {number} of {len(steps)}")
+        expect(row).to_have_count(1)
+        expect(row.get_by_role("rowheader")).to_contain_text(step_fields[0]["label"])
+        expect(row.get_by_role("cell").first).to_have_text(str(expected[step_fields[0]["step"]]))
+    expect(card.get_by_text(re.compile(r"Step (98|99)\b"))).to_have_count(0)
+    assert no_sideways_overflow(page)
 
 
 def test_a_disqualifying_answer_is_counted_by_field_and_answer(page: Page, live_server: str,

@@ -73,10 +73,14 @@ class FieldDefinition(CatalogModel):
         return self
 
 
+# Every lead's own source, as its payload to buyers says (consumer.source; spec: always "website").
+SITE_SOURCE = "website"
+
+
 class HiddenParams(CatalogModel):
     vertical: str
     category: str
-    source: Literal["website"] = "website"
+    source: Literal["website"] = SITE_SOURCE
 
 
 class Faq(CatalogModel):

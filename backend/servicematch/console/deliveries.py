@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
 
-from servicematch.console.lead_detail import CHANNELS, recipient_of
+from servicematch.console.lead_detail import CHANNELS, carried, recipient_of
 from servicematch.console.paging import decode_position, encode_position, iso
 from servicematch.delivery.models import (
     Delivery,
@@ -48,13 +48,21 @@ def delivery_page(session: Session, *, status: str, cursor: str | None, limit: i
     items = [
         {"id": d.id, "leadId": d.lead_id, "requestId": request_id,
          "recipient": recipient_of(d.kind, provider_name),
-         "channel": CHANNELS.get(d.kind, d.kind), "status": d.status, "attempts": count,
+         "channel": CHANNELS.get(d.kind, d.kind), **carried(d.payload_kind), "status": d.status, "attempts": count,
          "lastError": d.last_error,
          "nextAttemptAt": iso(d.next_attempt_at) if d.status == DeliveryStatus.PENDING else None}
         for d, request_id, provider_name, count in rows[:limit]
     ]
     last = rows[limit - 1][0] if len(rows) > limit else None
     return {"items": items, "nextCursor": encode_position(last.created_at, last.id) if last else None}
+
+
+def waiting_counts(session: Session) -> dict[str, int]:
+    """How many deliveries each listed status holds now (the page opens on the first with any):
+    one statement, through the index on (status, next_attempt_at)."""
+    counts = dict(session.execute(select(Delivery.status, func.count()).where(Delivery.status.in_(LISTED))
+                                  .group_by(Delivery.status)).all())
+    return {status: counts.get(status, 0) for status in LISTED}
 
 
 def retry_many(session: Session, ids: list[str]) -> list[str]:

@@ -1,5 +1,6 @@
-"""The dashboard's delivery health: a range's lead deliveries by status, and the median and 99th
-percentile of their time to delivery.
+"""The dashboard's delivery health: a range's deliveries of leads (to buyers and providers) by
+status, and the median and 99th percentile of their time to delivery; apart from them, the
+consumers' consent receipts and the privacy notices (lead.revoked, .deleted, .corrected) by status.
 
 Counted days are read from delivery_daily and the histograms of delivery_latency_daily
 (reporting/), the others from the deliveries themselves; console/dashboard.py adds the two parts.
@@ -17,17 +18,18 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from itertools import chain
 
-from sqlalchemy import Float, Integer, case, cast, func, literal, select
+from sqlalchemy import Float, Integer, and_, case, cast, func, literal, select
 from sqlalchemy.orm import Session
 
 from servicematch.console.counted import CountedDays, day_stretches, on_days
 from servicematch.console.dashboard_filters import DashboardFilters
-from servicematch.delivery.models import LEAD_KINDS, Delivery, DeliveryStatus
+from servicematch.delivery.models import Delivery, DeliveryStatus
 from servicematch.events.rollup import day_start
 from servicematch.intake.models import Lead
+from servicematch.privacy.notices import LEAD
 from servicematch.reporting import latency
 from servicematch.reporting.latency import GROWTH, SMALLEST_SECONDS, bucket_of
-from servicematch.reporting.models import DeliveryDaily, DeliveryLatencyDaily, LatencyGrain
+from servicematch.reporting.models import Carried, DeliveryDaily, DeliveryLatencyDaily, LatencyGrain
 from servicematch.reporting.rollup import day_runs, in_runs, seconds_to_deliver
 
 # Counted days' times kept for exact percentiles, at most (8 bytes each); a range with more
@@ -41,7 +43,7 @@ Runs = list[tuple[datetime, datetime]]
 class DeliveryCounts:
     """Deliveries of some days of a range; an answer adds the counted days' and the others'."""
 
-    statuses: Counter  # by status
+    statuses: Counter  # by (what was carried: reporting/models.py Carried, status)
     buckets: Counter  # times to delivery by histogram bucket, where a histogram answers the filters
     # Else the times themselves, in sorted runs (one per part added); None when not kept.
     times: tuple[Sequence[float], ...] | None
@@ -59,8 +61,8 @@ def _filtered(filters: DashboardFilters) -> bool:
 
 
 def _deliveries(filters: DashboardFilters, runs: Runs, *columns, live: bool = False):
-    """A subquery of `columns` of the lead deliveries created in `runs` whose lead passes the filters."""
-    rows = select(*columns).where(Delivery.kind.in_(LEAD_KINDS), in_runs(Delivery.created_at, runs))
+    """A subquery of `columns` of the deliveries created in `runs` whose lead passes the filters."""
+    rows = select(*columns).where(in_runs(Delivery.created_at, runs))
     if not _filtered(filters):
         return rows.subquery()
     # A lead's deliveries are created with it: bounding its leads to the same days (with a day's
@@ -78,11 +80,12 @@ def _deliveries(filters: DashboardFilters, runs: Runs, *columns, live: bool = Fa
 
 def _time(session: Session):
     """Seconds from queued to delivered (as a double on PostgreSQL, the type percentile_cont takes);
-    null unless delivered."""
+    null unless a lead's delivery, delivered."""
     seconds = seconds_to_deliver(session)
     if session.bind.dialect.name == "postgresql":
         seconds = cast(seconds, Float)
-    return case((Delivery.status == DeliveryStatus.DELIVERED, seconds), else_=None)
+    return case((and_(Delivery.payload_kind == LEAD, Delivery.status == DeliveryStatus.DELIVERED), seconds),
+                else_=None)
 
 
 def bucket_sql(seconds):
@@ -121,19 +124,19 @@ def _sorted_times(session: Session, filters: DashboardFilters, runs: Runs) -> li
 def counted_deliveries(session: Session, filters: DashboardFilters, days: CountedDays) -> DeliveryCounts:
     """The range's counted days: statuses and the histogram from the daily counts; for exact
     percentiles, the days' times from the deliveries themselves, unless there are too many."""
-    statuses: Counter[str] = Counter()
+    statuses: Counter[tuple[str, str]] = Counter()
     buckets: Counter[int] = Counter()
     if not days.deliveries:
         return DeliveryCounts(statuses=statuses, buckets=buckets, times=())
-    for status, count in session.execute(
-        select(DeliveryDaily.status, func.sum(DeliveryDaily.deliveries))
+    for payload_kind, status, count in session.execute(
+        select(DeliveryDaily.payload_kind, DeliveryDaily.status, func.sum(DeliveryDaily.deliveries))
         .where(on_days(DeliveryDaily.day, days.deliveries), *filters.dimension_conditions(DeliveryDaily))
-        .group_by(DeliveryDaily.status)
+        .group_by(DeliveryDaily.payload_kind, DeliveryDaily.status)
     ):
-        statuses[status] += int(count)
+        statuses[Carried.of(payload_kind), status] += int(count)
     grain = _latency_grain(filters, days)
     if grain is None:
-        if statuses[DeliveryStatus.DELIVERED] > MAX_KEPT_TIMES:
+        if statuses[Carried.LEADS, DeliveryStatus.DELIVERED] > MAX_KEPT_TIMES:
             return DeliveryCounts(statuses=statuses, buckets=buckets, times=None)
         runs = [(day_start(first), day_start(last + timedelta(days=1))) for first, last in day_stretches(days.deliveries)]
         return DeliveryCounts(statuses=statuses, buckets=buckets,
@@ -150,7 +153,7 @@ def counted_deliveries(session: Session, filters: DashboardFilters, days: Counte
 
 def live_deliveries(session: Session, filters: DashboardFilters, days: CountedDays) -> DeliveryCounts:
     """The range's other days, in one statement: statuses, with the histogram or the times."""
-    statuses: Counter[str] = Counter()
+    statuses: Counter[tuple[str, str]] = Counter()
     buckets: Counter[int] = Counter()
     times: list[float] = []
     runs = day_runs(filters.start, filters.end, days.deliveries)
@@ -160,10 +163,11 @@ def live_deliveries(session: Session, filters: DashboardFilters, days: CountedDa
         # PostgreSQL; SQLite gives the time).
         bucketed = not exact and session.bind.dialect.name == "postgresql"
         measure = (bucket_sql(_time(session)) if bucketed else _time(session)).label("measure")
-        rows = _deliveries(filters, runs, Delivery.status, measure, live=True)
-        for status, value, count in session.execute(
-                select(rows.c.status, rows.c.measure, func.count()).group_by(rows.c.status, rows.c.measure)):
-            statuses[status] += count
+        rows = _deliveries(filters, runs, Delivery.payload_kind, Delivery.status, measure, live=True)
+        for payload_kind, status, value, count in session.execute(
+                select(rows.c.payload_kind, rows.c.status, rows.c.measure, func.count())
+                .group_by(rows.c.payload_kind, rows.c.status, rows.c.measure)):
+            statuses[Carried.of(payload_kind), status] += count
             if value is None:
                 continue
             if exact:
@@ -173,10 +177,18 @@ def live_deliveries(session: Session, filters: DashboardFilters, days: CountedDa
     return DeliveryCounts(statuses=statuses, buckets=buckets, times=(sorted(times),) if exact else None)
 
 
+def by_carried(statuses: Counter) -> dict[str, dict[str, int]]:
+    """Counts by (what was carried, status) as {leads|receipts|notices: {total, <each status>}}."""
+    return {carried: {"total": sum(n for (of, _status), n in statuses.items() if of == carried),
+                      **{status: statuses[carried, status] for status in DeliveryStatus.ALL}}
+            for carried in Carried.ALL}
+
+
 def delivery_health(session: Session, filters: DashboardFilters, days: CountedDays, part: DeliveryCounts) -> dict:
-    statuses = part.statuses
-    delivered = statuses[DeliveryStatus.DELIVERED]
-    failed, rejected = statuses[DeliveryStatus.FAILED], statuses[DeliveryStatus.REJECTED]
+    """The leads' deliveries, with `receipts` and `notices` beside them, each counted on its own."""
+    counted = by_carried(part.statuses)
+    leads = counted[Carried.LEADS]
+    delivered, failed, rejected = leads["delivered"], leads["failed"], leads["rejected"]
     finished = delivered + failed + rejected
     if _latency_grain(filters, days) is not None:  # within 5% (reporting/latency.py)
         p50, p99 = latency.percentile(part.buckets, 0.5), latency.percentile(part.buckets, 0.99)
@@ -185,10 +197,9 @@ def delivery_health(session: Session, filters: DashboardFilters, days: CountedDa
     else:  # the counted days had too many times to keep
         p50, p99 = _exact_percentiles(session, filters)
     return {
-        "total": sum(statuses.values()), "delivered": delivered, "failed": failed, "rejected": rejected,
-        "pending": statuses[DeliveryStatus.PENDING],
-        "successRate": round(delivered / finished, 4) if finished else None,
+        **leads, "successRate": round(delivered / finished, 4) if finished else None,
         "p50Seconds": _rounded(p50), "p99Seconds": _rounded(p99),
+        "receipts": counted[Carried.RECEIPTS], "notices": counted[Carried.NOTICES],
     }
 
 

@@ -2,7 +2,10 @@
 
 A lead's buyers are the buyers that accepted it (its sales), in the order they did, their names
 joined by "; " (a lead sold shared has up to three); its price is what they paid together, in
-dollars ("12.50"); both are empty for a lead nobody bought.
+dollars ("12.50"); both are empty for a lead nobody bought. Then, added after those: when consent
+was given and the SHA-256 of the consent text shown (as buyers receive them in the consent
+proof), whether and when the consumer withdrew consent, and the lead's source. Each page of
+leads costs a fixed number of queries, whatever its length.
 """
 
 from __future__ import annotations
@@ -15,14 +18,21 @@ from collections.abc import Iterator
 from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from servicematch.console.leads import LeadFilters, contact_of, filtered_leads, lead_statuses
+from servicematch.console.leads import (
+    LeadFilters,
+    contact_of,
+    filtered_leads,
+    lead_facts,
+    lead_statuses,
+)
 from servicematch.console.paging import iso
 from servicematch.intake.models import Lead
 from servicematch.routing.models import Buyer, Sale
 from servicematch.settings import Settings
 
 COLUMNS = ("requestId", "createdAt", "vertical", "service", "status", "first", "last", "email", "phone",
-           "address1", "address2", "city", "state", "zip", "isDuplicate", "doNotSell", "buyers", "price")
+           "address1", "address2", "city", "state", "zip", "isDuplicate", "doNotSell", "buyers", "price",
+           "consentAt", "consentTextSha256", "revoked", "revokedAt", "source")
 PAGE = 500
 # A cell starting with one of these is a formula to a spreadsheet; quoting it keeps it text.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -69,14 +79,18 @@ def export_rows(session_factory: sessionmaker[Session], settings: Settings, filt
                 query = query.where(or_(Lead.created_at < moment,
                                         and_(Lead.created_at == moment, Lead.id < lead_id)))
             leads = list(session.scalars(query).all())
-            statuses = lead_statuses(session, [lead.id for lead in leads])
-            sold = _sales(session, [lead.id for lead in leads]) if leads else {}
+            ids = [lead.id for lead in leads]
+            statuses, facts = lead_statuses(session, ids), lead_facts(session, ids)
+            sold = _sales(session, ids) if leads else {}
         for lead in leads:
             contact = contact_of(lead, settings).get("contact", {})
+            known = facts[lead.id]
             yield _line([lead.request_id, iso(lead.created_at), lead.vertical, lead.service, statuses[lead.id],
                          *(contact.get(key, "") for key in ("first", "last", "email", "phone", "address1",
                                                              "address2", "city")),
-                         lead.state, lead.zip, lead.is_duplicate, lead.do_not_sell, *sold.get(lead.id, ("", ""))])
+                         lead.state, lead.zip, lead.is_duplicate, lead.do_not_sell, *sold.get(lead.id, ("", "")),
+                         iso(known.consented_at), known.consent_sha256, known.revoked_at is not None,
+                         iso(known.revoked_at), known.source])
         if len(leads) < PAGE:
             return
         after = (leads[-1].created_at, leads[-1].id)

@@ -14,6 +14,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from servicematch.catalog.loader import CatalogIndex
+from servicematch.catalog.steps import VisitorStep, shown_fields, visitor_steps
 from servicematch.console.counted import on_days
 from servicematch.console.dashboard_filters import DashboardFilters
 from servicematch.console.paging import day_of
@@ -63,14 +64,25 @@ def live_event_counts(session: Session, filters: DashboardFilters, rolled: froze
     return counts
 
 
-def _step_label(index: CatalogIndex, vertical: str, service: str, step: int) -> str:
-    """The step's first question, as the visitor saw it: the service's own fields first, then the
-    site's base fields (name and address on step 98, phone on 99) where the form merges them in."""
+def _steps(index: CatalogIndex, vertical: str, service: str) -> dict[int, VisitorStep]:
     config = index.find(service, vertical)
-    own = list(config.fields) if config else []
-    base = list(index.catalog.site.baseFields) if config and config.includeBaseFields else []
-    fields = [f for f in own + base if f.step == step]
-    return f"Step {step}: {fields[0].label}" if fields else f"Step {step}"
+    return {s.step: s for s in visitor_steps(index, config)} if config else {}
+
+
+def _step_entry(step: int, shown: VisitorStep | None, count: int) -> dict:
+    """A step as the visitor saw it: its number in the form and its questions. An event's step that
+    the form does not have (the catalogue changed since, or a made-up event) says so."""
+    if shown is None:
+        return {"kind": "unknown", "step": step, "number": None, "total": None,
+                "title": "Not a step of the form now", "label": f"Step not in the form now (event step {step})",
+                "count": count}
+    return {"kind": "step", "step": step, "number": shown.number, "total": shown.total, "title": shown.title,
+            "label": f"Step {shown.number} of {shown.total}: {shown.title}", "count": count}
+
+
+def _field_labels(index: CatalogIndex, vertical: str, service: str) -> dict[str, str]:
+    config = index.find(service, vertical)
+    return {f.id: f.label for _step, f in shown_fields(index, config)} if config else {}
 
 
 def funnels(index: CatalogIndex, counts: Counts) -> list[dict]:
@@ -79,7 +91,7 @@ def funnels(index: CatalogIndex, counts: Counts) -> list[dict]:
         if not service:
             continue
         entry = services.setdefault((vertical, service), {"page": 0, "steps": defaultdict(int), "submitted": 0,
-                                                          "disqualified": []})
+                                                          "disqualified": Counter()})
         if kind == EventType.PAGE_VIEW:
             entry["page"] += tabs
         elif kind == EventType.STEP_VIEW:
@@ -87,21 +99,33 @@ def funnels(index: CatalogIndex, counts: Counts) -> list[dict]:
         elif kind == EventType.SUBMITTED:
             entry["submitted"] += tabs
         elif kind == EventType.DISQUALIFIED:
-            entry["disqualified"].append({"field": field, "answer": answer, "count": tabs})
+            entry["disqualified"][(step, field, answer)] += tabs
     result = []
     for (vertical, service), entry in sorted(services.items(), key=lambda item: -item[1]["page"]):
-        steps = [{"step": 0, "label": "Page view", "count": entry["page"]}]
-        steps += [{"step": n, "label": _step_label(index, vertical, service, n), "count": entry["steps"][n]}
-                  for n in sorted(entry["steps"])]
-        steps.append({"step": len(steps), "label": "Submitted", "count": entry["submitted"]})
+        shown = _steps(index, vertical, service)
+        # Every step of the form in the visitor's order (one nobody reached shows 0), then any
+        # other step events carried.
+        numbers = sorted(shown) + sorted(set(entry["steps"]) - set(shown))
+        steps = [{"kind": "page_view", "step": 0, "number": None, "total": None, "title": "Page view",
+                  "label": "Page view", "count": entry["page"]}]
+        steps += [_step_entry(n, shown.get(n), entry["steps"][n]) for n in numbers]
+        steps.append({"kind": "submitted", "step": None, "number": None, "total": None, "title": "Submitted",
+                      "label": "Submitted", "count": entry["submitted"]})
         previous = None
         for step in steps:
+            if step["kind"] == "unknown":
+                step["dropOffPct"] = None  # not part of the visitor's way through the form
+                continue
             step["dropOffPct"] = (round(100.0 * (previous - step["count"]) / previous, 1)
                                   if previous else 0.0)
             previous = step["count"]
+        labels = _field_labels(index, vertical, service)
+        disqualified = [{"field": field, "label": labels.get(field, field), "answer": answer,
+                         "step": shown[step].number if step in shown else None, "count": tabs}
+                        for (step, field, answer), tabs in entry["disqualified"].items()]
         # The last entry repeats `submitted` as a step, so a chart can draw the whole funnel.
         result.append({"service": service, "vertical": vertical, "steps": steps, "submitted": entry["submitted"],
-                       "disqualifications": sorted(entry["disqualified"], key=lambda d: -d["count"])})
+                       "disqualifications": sorted(disqualified, key=lambda d: -d["count"])})
     return result
 
 

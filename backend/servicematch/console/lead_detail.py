@@ -2,21 +2,40 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from servicematch.catalog.loader import CatalogIndex
-from servicematch.console.leads import answer_labels, contact_of, lead_statuses, lead_summary
+from servicematch.console.delivery_health import by_carried
+from servicematch.console.leads import (
+    answer_labels,
+    contact_of,
+    lead_facts,
+    lead_statuses,
+    lead_summary,
+)
 from servicematch.console.paging import iso
 from servicematch.delivery.models import Delivery, TargetKind
 from servicematch.errors import NotFound
 from servicematch.intake.models import ConsentRecord, Lead
-from servicematch.privacy.models import LeadErasure, LeadRevocation
+from servicematch.privacy.models import LeadErasure
+from servicematch.privacy.notices import CORRECTED, DELETED, LEAD, RECEIPT, REVOKED
+from servicematch.reporting.models import Carried
 from servicematch.routing.reports import waterfall
 from servicematch.settings import Settings
 
 CHANNELS = {TargetKind.BUYER: "webhook", TargetKind.BUYER_POST: "webhook", TargetKind.PROVIDER_WEBHOOK: "webhook",
             TargetKind.PROVIDER_EMAIL: "email", TargetKind.CONSUMER_EMAIL: "email"}
+# What a delivery carried, by its payload_kind, as an operator reads it.
+CARRIED = {LEAD: "Lead", RECEIPT: "Consent receipt", REVOKED: "Revocation notice", DELETED: "Deletion notice",
+           CORRECTED: "Correction notice"}
+
+
+def carried(payload_kind: str) -> dict:
+    """A delivery's payload_kind and what the console calls it."""
+    return {"payload": payload_kind, "carried": CARRIED.get(payload_kind, payload_kind)}
 
 
 def recipient_of(kind: str, name: str | None) -> str:
@@ -47,7 +66,8 @@ def lead_detail(session: Session, settings: Settings, index: CatalogIndex, *, le
         .options(selectinload(Delivery.attempts), selectinload(Delivery.provider), selectinload(Delivery.buyer))
         .order_by(Delivery.created_at, Delivery.kind, Delivery.target_key)
     ).all()
-    summary = lead_summary(lead, status=lead_statuses(session, [lead.id])[lead.id], settings=settings,
+    facts = lead_facts(session, [lead.id])[lead.id]
+    summary = lead_summary(lead, status=lead_statuses(session, [lead.id])[lead.id], facts=facts, settings=settings,
                            reveal=reveal)
     return {
         **summary,
@@ -57,11 +77,13 @@ def lead_detail(session: Session, settings: Settings, index: CatalogIndex, *, le
             "doNotSell": lead.do_not_sell,
             "gpc": bool(consent and consent.global_privacy_control),
             # Written by the privacy module when a consumer stops contact or has their data erased.
-            "revokedAt": iso(session.scalar(select(LeadRevocation.revoked_at)
-                                            .where(LeadRevocation.lead_id == lead.id))),
+            "revokedAt": iso(facts.revoked_at),
             "deletedAt": iso(session.scalar(select(LeadErasure.erased_at).where(LeadErasure.lead_id == lead.id))),
         },
         "deliveries": [_delivery(d) for d in deliveries],
+        # The lead's own deliveries (to buyers and providers), its consent receipt and the privacy
+        # notices that followed it, each counted by status on its own.
+        "deliveryCounts": by_carried(Counter((Carried.of(d.payload_kind), d.status) for d in deliveries)),
         # The auction, step by step, in ms since the lead was committed; empty when it had none.
         "auction": [_auction_step(step) for step in waterfall(session, lead.id)],
     }
@@ -95,7 +117,7 @@ def _name_of(delivery: Delivery) -> str | None:
 def _delivery(delivery: Delivery) -> dict:
     return {
         "id": delivery.id, "recipient": recipient_of(delivery.kind, _name_of(delivery)),
-        "channel": CHANNELS.get(delivery.kind, delivery.kind),
+        "channel": CHANNELS.get(delivery.kind, delivery.kind), **carried(delivery.payload_kind),
         "status": delivery.status, "lastError": delivery.last_error,
         "nextAttemptAt": iso(delivery.next_attempt_at) if delivery.status == "pending" else None,
         "attempts": [

@@ -16,14 +16,19 @@ from servicematch.delivery.history import mask_email
 from servicematch.delivery.models import LEAD_KINDS, Delivery, DeliveryStatus, as_utc
 from servicematch.errors import ServiceMatchError
 from servicematch.intake.crypto import DataKeyError, cipher_for
-from servicematch.intake.models import Lead
+from servicematch.intake.models import ConsentRecord, Lead
 from servicematch.intake.payload import decrypt_personal_data
 from servicematch.intake.validation import normalise_email, phone_digits
 from servicematch.kernel.clock import utcnow
 from servicematch.kernel.references import parse_reference, shown_reference
+from servicematch.privacy.models import LeadRevocation
+from servicematch.privacy.notices import LEAD
 from servicematch.settings import Settings
 
 LEAD_STATUSES = ("pending", "delivered", "rejected", "failed", "skipped", "unsent")
+# A lead's own deliveries: the lead itself to buyers and providers, not the consumer's consent
+# receipt nor the privacy notices that follow a lead to the same parties.
+LEAD_DELIVERY = (Delivery.kind.in_(LEAD_KINDS), Delivery.payload_kind == LEAD)
 # Statuses few deliveries are in: a page of leads with one is looked for through that status's
 # deliveries (_newest_with_status), as far back as each window in turn, before each lead's
 # deliveries are looked up (which suits `delivered`, the status of most).
@@ -86,10 +91,10 @@ def _status_condition(status: str):
     if status not in LEAD_STATUSES:
         raise ServiceMatchError(f"status is one of {', '.join(LEAD_STATUSES)}.",
                                 fields={"status": "invalid"}, status_code=422)
-    any_delivery = exists().where(Delivery.lead_id == Lead.id, Delivery.kind.in_(LEAD_KINDS))
+    any_delivery = exists().where(Delivery.lead_id == Lead.id, *LEAD_DELIVERY)
     if status == "unsent":
         return ~any_delivery
-    return exists().where(and_(Delivery.lead_id == Lead.id, Delivery.kind.in_(LEAD_KINDS), Delivery.status == status))
+    return exists().where(and_(Delivery.lead_id == Lead.id, *LEAD_DELIVERY, Delivery.status == status))
 
 
 def lead_statuses(session: Session, lead_ids: list[str]) -> dict[str, str]:
@@ -98,7 +103,7 @@ def lead_statuses(session: Session, lead_ids: list[str]) -> dict[str, str]:
     if lead_ids:
         for lead_id, status in session.execute(
             select(Delivery.lead_id, Delivery.status)
-            .where(Delivery.lead_id.in_(lead_ids), Delivery.kind.in_(LEAD_KINDS)).distinct()
+            .where(Delivery.lead_id.in_(lead_ids), *LEAD_DELIVERY).distinct()
         ):
             found.setdefault(lead_id, set()).add(status)
     order = (DeliveryStatus.PENDING, DeliveryStatus.DELIVERED, DeliveryStatus.REJECTED,
@@ -123,7 +128,32 @@ def contact_of(lead: Lead, settings: Settings) -> dict:
         return {"contact": {}, "answers": {}}
 
 
-def lead_summary(lead: Lead, *, status: str, settings: Settings, reveal: bool) -> dict:
+@dataclass(frozen=True)
+class LeadFacts:
+    """What the lead's row does not hold: its source (a column the database derives from the
+    click, outside the ORM's mapping: intake/models.py SOURCE), when its consent was given and the
+    SHA-256 of the consent text shown, and when the consumer withdrew it."""
+
+    source: str
+    consented_at: datetime | None
+    consent_sha256: str | None
+    revoked_at: datetime | None
+
+
+def lead_facts(session: Session, lead_ids: list[str]) -> dict[str, LeadFacts]:
+    """The facts of a page of leads, in one query."""
+    if not lead_ids:
+        return {}
+    rows = session.execute(
+        select(Lead.id, Lead.__table__.c.source, ConsentRecord.consented_at, ConsentRecord.consent_text_sha256,
+               LeadRevocation.revoked_at)
+        .outerjoin(ConsentRecord, ConsentRecord.lead_id == Lead.id)
+        .outerjoin(LeadRevocation, LeadRevocation.lead_id == Lead.id)
+        .where(Lead.id.in_(lead_ids)))
+    return {lead_id: LeadFacts(*facts) for lead_id, *facts in rows}
+
+
+def lead_summary(lead: Lead, *, status: str, facts: LeadFacts, settings: Settings, reveal: bool) -> dict:
     contact = contact_of(lead, settings).get("contact", {})
     first, last = contact.get("first", ""), contact.get("last", "")
     email, phone = contact.get("email", ""), contact.get("phone", "")
@@ -134,7 +164,9 @@ def lead_summary(lead: Lead, *, status: str, settings: Settings, reveal: bool) -
         "name": f"{first} {last}".strip() if reveal else mask_name(first, last),
         "email": email if reveal else mask_email(email),
         "phone": phone if reveal else mask_phone(phone),
-        "status": status, "isDuplicate": lead.is_duplicate, "doNotSell": lead.do_not_sell,
+        "source": facts.source, "status": status, "isDuplicate": lead.is_duplicate, "doNotSell": lead.do_not_sell,
+        # The consumer withdrew consent to be contacted (privacy: a receipt's stop link, /privacy/choices).
+        "revoked": facts.revoked_at is not None, "revokedAt": iso(facts.revoked_at),
     }
 
 
@@ -164,7 +196,7 @@ def _newest_with_status(session: Session, settings: Settings, filters: LeadFilte
     for window in STATUS_WINDOWS:
         since = latest - window
         of_status = select(Delivery.lead_id).where(
-            Delivery.kind.in_(LEAD_KINDS), Delivery.status == filters.status,
+            *LEAD_DELIVERY, Delivery.status == filters.status,
             Delivery.created_at >= since - DELIVERY_MARGIN)
         leads = list(session.scalars(_newest(others.where(Lead.id.in_(of_status)), position, limit)).all())
         if len(leads) > limit and as_utc(leads[-1].created_at) >= since:
@@ -182,9 +214,11 @@ def lead_page(session: Session, settings: Settings, *, filters: LeadFilters, cur
     else:
         leads = list(session.scalars(_newest(query, position, limit)).all())
     shown = leads[:limit]
-    statuses = lead_statuses(session, [lead.id for lead in shown])
+    ids = [lead.id for lead in shown]
+    statuses, facts = lead_statuses(session, ids), lead_facts(session, ids)
     return {
-        "items": [lead_summary(lead, status=statuses[lead.id], settings=settings, reveal=reveal) for lead in shown],
+        "items": [lead_summary(lead, status=statuses[lead.id], facts=facts[lead.id], settings=settings,
+                               reveal=reveal) for lead in shown],
         "nextCursor": encode_position(shown[-1].created_at, shown[-1].id) if len(leads) > limit else None,
     }
 

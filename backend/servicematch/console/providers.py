@@ -19,6 +19,7 @@ from servicematch.errors import ServiceMatchError
 from servicematch.kernel.clock import utcnow
 from servicematch.kernel.webhook_events import event_envelope
 from servicematch.outbound.http_sender import DeliveryClient, encode_body, post_signed
+from servicematch.privacy.notices import LEAD
 from servicematch.settings import Settings
 
 # The console's field names, and the directory's.
@@ -74,7 +75,7 @@ def leads_today(session: Session) -> dict[str, int]:
     since = day_start(utcnow().date())
     rows = session.execute(
         select(Delivery.provider_id, func.count(func.distinct(Delivery.lead_id)))
-        .where(Delivery.provider_id.is_not(None), Delivery.created_at >= since,
+        .where(Delivery.provider_id.is_not(None), Delivery.payload_kind == LEAD, Delivery.created_at >= since,
                Delivery.created_at < since + timedelta(days=1))
         .group_by(Delivery.provider_id)
     ).all()

@@ -118,6 +118,11 @@ def list_deliveries(caller: AnyOperator, db: Db, status: str = one_of(deliveries
     return deliveries.delivery_page(db, status=status, cursor=cursor, limit=limit)
 
 
+@router.get("/deliveries/counts", summary="How many deliveries are failed, rejected and pending now")
+def count_deliveries(caller: AnyOperator, db: Db) -> dict[str, int]:
+    return deliveries.waiting_counts(db)
+
+
 @router.post("/deliveries/{delivery_id}/retry", status_code=202, summary="Send a failed or rejected delivery again")
 def retry_one(delivery_id: str, caller: AdminOnly, db: Db) -> dict:
     delivery = retry_counted_delivery(session=db, delivery_id=delivery_id[:36])

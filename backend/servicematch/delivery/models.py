@@ -33,6 +33,7 @@ class DeliveryStatus:
     FAILED = "failed"
     # Never sent, on purpose (do-not-sell, duplicate); kept so a lead's history says why.
     SKIPPED = "skipped"
+    ALL = (PENDING, DELIVERED, REJECTED, FAILED, SKIPPED)
 
 
 class TargetKind:

@@ -24,6 +24,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from servicematch.catalog.schema import SITE_SOURCE
 from servicematch.kernel.clock import utcnow
 from servicematch.kernel.ids import new_id
 from servicematch.kernel.orm import Base
@@ -36,12 +37,13 @@ def _clicked(key: str):
 
 
 # Where a lead came from: subid1's value, else "subid2:<value>", else "fbclid" when one was
-# present, else "direct" (the console's dashboard groups and filters leads by it).
+# present, else the lead's own source as its payload states it ("website"): the console groups,
+# filters, lists and exports leads by it, and shows nothing the lead does not say.
 SOURCE = case(
     (_clicked("subid1") != "", _clicked("subid1")),
     (_clicked("subid2") != "", literal("subid2:") + _clicked("subid2")),
     (_clicked("fbclid") != "", literal("fbclid")),
-    else_=literal("direct"),
+    else_=literal(SITE_SOURCE),
 )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC
 
+from servicematch.catalog.schema import SITE_SOURCE
 from servicematch.settings import Settings
 
 from .crypto import cipher_for
@@ -11,7 +12,7 @@ from .models import Lead
 
 PID = 16
 SID = 143
-SOURCE = "website"
+SOURCE = SITE_SOURCE
 CLICK_KEYS = ("domain_url", "externalid", "subid1", "subid2", "fbclid", "fbp", "useragent", "ip", "trustedform")
 
 

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from servicematch.kernel.clock import utcnow
 from servicematch.kernel.orm import Base
+from servicematch.privacy.notices import LEAD, RECEIPT
 
 BigId = BigInteger().with_variant(Integer(), "sqlite")
 
@@ -50,13 +51,30 @@ class LeadDaily(DailyDimensions, Base):
 
 
 class DeliveryDaily(DailyDimensions, Base):
-    """A lead's deliveries (buyer and providers) created on one day, by their lead and final status."""
+    """Deliveries created on one day, by their lead, what they carried and their final status."""
 
     __tablename__ = "delivery_daily"
     __table_args__ = (Index("ix_delivery_daily_day", "day"),)
 
+    # The delivery's payload_kind: the lead itself (to a buyer or a provider), the consumer's
+    # consent receipt, or a privacy notice (lead.revoked, lead.deleted, lead.corrected).
+    payload_kind: Mapped[str] = mapped_column(String(24))
     status: Mapped[str] = mapped_column(String(16))
     deliveries: Mapped[int] = mapped_column(Integer)
+
+
+class Carried:
+    """What the console counts apart: deliveries of the lead itself, consent receipts, and
+    privacy notices, by a delivery's payload_kind (servicematch.privacy.notices)."""
+
+    LEADS = "leads"
+    RECEIPTS = "receipts"
+    NOTICES = "notices"
+    ALL = (LEADS, RECEIPTS, NOTICES)
+
+    @staticmethod
+    def of(payload_kind: str) -> str:
+        return {LEAD: Carried.LEADS, RECEIPT: Carried.RECEIPTS}.get(payload_kind, Carried.NOTICES)
 
 
 class RevenueDaily(DailyDimensions, Base):
@@ -82,8 +100,9 @@ class LatencyGrain:
 
 
 class DeliveryLatencyDaily(DailyDimensions, Base):
-    """Delivered deliveries of one day and one service (or state, or source) whose time to
-    delivery fell in one bucket (reporting/latency.py): percentiles over any range merge these."""
+    """Delivered deliveries of leads (not receipts or notices) of one day and one service (or
+    state, or source) whose time to delivery fell in one bucket (reporting/latency.py):
+    percentiles over any range merge these."""
 
     __tablename__ = "delivery_latency_daily"
     __table_args__ = (Index("ix_delivery_latency_daily_day_grain", "day", "grain"),)

@@ -15,11 +15,12 @@ from sqlalchemy import ColumnElement, and_, false, func, insert, literal, or_, s
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from servicematch.delivery.models import LEAD_KINDS, Delivery, DeliveryStatus, as_utc
+from servicematch.delivery.models import Delivery, DeliveryStatus, as_utc
 from servicematch.delivery.outbox import retry_delivery
 from servicematch.events.rollup import day_start
 from servicematch.intake.models import Lead
 from servicematch.kernel.clock import utcnow
+from servicematch.privacy.notices import LEAD
 from servicematch.reporting.latency import bucket_of
 from servicematch.reporting.models import (
     DeliveryDaily,
@@ -37,8 +38,8 @@ log = logging.getLogger("servicematch.reporting")
 
 
 def lead_source():
-    """subid1's value, else "subid2:<value>", else "fbclid" when present, else "direct": a column
-    the database derives from the lead's click (intake/models.py: SOURCE)."""
+    """subid1's value, else "subid2:<value>", else "fbclid" when present, else "website" (the lead's
+    own source): a column the database derives from the lead's click (intake/models.py: SOURCE)."""
     return Lead.__table__.c.source
 
 
@@ -117,24 +118,26 @@ def count_revenue_day(session_factory: sessionmaker[Session], day: date) -> bool
 
 
 def count_delivery_day(session_factory: sessionmaker[Session], day: date) -> bool:
-    """Count a day's deliveries once none of them is pending; False when not (yet) counted."""
+    """Count a day's deliveries (leads, receipts and notices, each apart) once none of them is
+    pending; False when not (yet) counted. Times to delivery are the leads' only."""
     dimensions = lead_dimensions()
-    of_day = (*_in_day(Delivery.created_at, day), Delivery.kind.in_(LEAD_KINDS))
+    of_day = _in_day(Delivery.created_at, day)
     with session_factory() as session:
         pending = session.scalar(select(func.count()).select_from(Delivery).where(
             *of_day, Delivery.status == DeliveryStatus.PENDING))
         if pending or not _claim(session, ReportKind.DELIVERIES, day):
             return False
         session.execute(insert(DeliveryDaily).from_select(
-            ["day", "vertical", "service", "state", "source", "status", "deliveries"],
-            select(literal(day), *dimensions, Delivery.status, func.count())
+            ["day", "vertical", "service", "state", "source", "payload_kind", "status", "deliveries"],
+            select(literal(day), *dimensions, Delivery.payload_kind, Delivery.status, func.count())
             .join(Lead, Lead.id == Delivery.lead_id).where(*of_day)
-            .group_by(*dimensions, Delivery.status)))
+            .group_by(*dimensions, Delivery.payload_kind, Delivery.status)))
         buckets: Counter[tuple[str, str, str, str, str, int]] = Counter()
         for vertical, service, state, source, seconds in session.execute(
             select(*dimensions, seconds_to_deliver(session))
             .join(Lead, Lead.id == Delivery.lead_id)
-            .where(*of_day, Delivery.status == DeliveryStatus.DELIVERED, Delivery.completed_at.is_not(None))
+            .where(*of_day, Delivery.payload_kind == LEAD, Delivery.status == DeliveryStatus.DELIVERED,
+                   Delivery.completed_at.is_not(None))
         ):
             bucket = bucket_of(float(seconds))
             buckets[(LatencyGrain.SERVICE, vertical, service, "", "", bucket)] += 1

@@ -16,7 +16,8 @@ NEW_BUYER = {"name": "Bright Leads", "postUrl": "https://buyer.example/post", "p
 X = "00000000-0000-0000-0000-000000000000"
 
 READS = ["/api/console/session", "/api/console/dashboard", "/api/console/leads", f"/api/console/leads/{X}",
-         "/api/console/leads.csv", "/api/console/deliveries", "/api/console/providers", "/api/console/audit",
+         "/api/console/leads.csv", "/api/console/deliveries", "/api/console/deliveries/counts",
+         "/api/console/providers", "/api/console/audit",
          "/api/console/buyers", f"/api/console/buyers/{X}/bids"]
 CHANGES = [("post", f"/api/console/deliveries/{X}/retry", None), ("post", "/api/console/deliveries/retry", {"ids": [X]}),
            ("post", "/api/console/providers", NEW_PROVIDER), ("patch", f"/api/console/providers/{X}", {"name": "B"}),

@@ -19,7 +19,7 @@ DAYS_AGO = 3
 
 # Histograms per service, per state and per source; a state with a service is read live.
 FILTERS = [{}, {"source": "spring-sale"}, {"service": "hvac"}, {"vertical": "legal"}, {"state": "TX"},
-           {"service": "hvac", "state": "TX"}, {"source": "direct"}]
+           {"service": "hvac", "state": "TX"}, {"source": "website"}]
 
 
 def test_counted_days_answer_as_the_live_rows_did(admin, app, receiver, worker):

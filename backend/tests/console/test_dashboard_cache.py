@@ -73,7 +73,7 @@ def test_a_kept_answer_is_the_one_computed_afresh(app, database_url, history):
     today = utcnow().date()
     closed = {"from": str(today - timedelta(days=DAYS_AGO + 2)), "to": str(today - timedelta(days=2))}
     for params in ({}, {"source": "spring-sale"}, {"vertical": "services", "service": "hvac"}, {"vertical": "legal"},
-                   {"state": "TX"}, {"service": "hvac", "state": "TX"}, {"state": "TX", "source": "direct"}, closed):
+                   {"state": "TX"}, {"service": "hvac", "state": "TX"}, {"state": "TX", "source": "website"}, closed):
         filters = _filters(**params)
         first = _answer(app.state.session_factory, app.state.catalog, filters)
         kept = _answer(app.state.session_factory, app.state.catalog, filters)

@@ -6,18 +6,23 @@ from __future__ import annotations
 
 import math
 import random
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, date, datetime
 
 import pytest
+from alembic import command
 from console_api_support import hvac_payload, move_back, submit
 from hypothesis import given
 from hypothesis import strategies as st
-from sqlalchemy import Float, column, create_engine, select, text, values
+from sqlalchemy import Float, column, create_engine, insert, select, text, values
 
 from servicematch.console import delivery_health
 from servicematch.console.dashboard import dashboard
 from servicematch.console.dashboard_filters import DashboardFilters
 from servicematch.console.delivery_health import bucket_sql, exact_percentile
-from servicematch.db.migrate import upgrade
+from servicematch.db.migrate import alembic_config, upgrade
+from servicematch.db.registry import metadata
 from servicematch.db.session import make_engine, make_session_factory
 from servicematch.intake.models import Lead
 from servicematch.reporting.latency import GROWTH, SMALLEST_SECONDS, bucket_of
@@ -25,7 +30,7 @@ from servicematch.reporting.rollup import roll_up
 
 DAYS_AGO = 3
 # No histogram answers these: their percentiles are exact.
-EXACT = [{"service": "hvac", "state": "TX"}, {"state": "TX", "source": "direct"}, {"vertical": "services", "state": "TX"}]
+EXACT = [{"service": "hvac", "state": "TX"}, {"state": "TX", "source": "website"}, {"vertical": "services", "state": "TX"}]
 
 
 def _sources(app) -> dict[str, str]:
@@ -38,7 +43,7 @@ def test_a_leads_source_is_kept_by_the_database_from_its_click(admin, app):
     expected = {}
     for n, (click, source) in enumerate([({"subid1": "spring-sale", "subid2": "x"}, "spring-sale"),
                                          ({"subid1": "", "subid2": "x"}, "subid2:x"),
-                                         ({"subid1": "", "fbclid": "fb.1"}, "fbclid"), ({"subid1": ""}, "direct")]):
+                                         ({"subid1": "", "fbclid": "fb.1"}, "fbclid"), ({"subid1": ""}, "website")]):
         payload = hvac_payload(catalog, phone=f"51255502{n:02d}")
         payload["click"].update(click)
         assert admin.post("/api/submit-form", json=payload).status_code == 202
@@ -48,7 +53,7 @@ def test_a_leads_source_is_kept_by_the_database_from_its_click(admin, app):
         lead = session.scalars(select(Lead).where(Lead.request_id == next(iter(expected)))).one()
         lead.click = {}
         session.commit()
-    assert _sources(app)[next(iter(expected))] == "direct"
+    assert _sources(app)[next(iter(expected))] == "website"
 
 
 def test_leads_stored_before_the_column_get_their_source(earlier_database):
@@ -67,7 +72,58 @@ def test_leads_stored_before_the_column_get_their_source(earlier_database):
             found = dict(connection.execute(text("SELECT id, source FROM leads")).all())
     finally:
         engine.dispose()
-    assert found == {"lead-0": "subid2:x", "lead-1": "fbclid", "lead-2": "direct"}
+    assert found == {"lead-0": "subid2:x", "lead-1": "fbclid", "lead-2": "website"}
+
+
+def _lead(lead_id: str, created_at: datetime, click: dict) -> dict:
+    return {"id": lead_id, "request_id": lead_id, "request_hash": "h", "flow": "form", "vertical": "services",
+            "service": "hvac", "category": "HVAC", "cid": 640, "is_test": False, "is_duplicate": False,
+            "do_not_sell": False, "personal_data": b"x", "answers": {}, "click": click, "created_at": created_at,
+            "state": "TX"}
+
+
+def test_a_lead_without_campaign_parameters_says_website_and_its_counts_follow(earlier_database):
+    """20261126_0015: "direct", which no lead says, becomes the lead's own source as its payload
+    states it, "website", in the column and the counts; a day with a lead whose subid1 is
+    literally "direct" is forgotten, to be counted again, as are the delivery counts."""
+    url = earlier_database
+    upgrade(url, "20261125_0013")
+    engine = create_engine(url)
+    plain, tagged = date(2026, 11, 20), date(2026, 11, 21)
+    leads, reported, lead_daily = (metadata.tables[name] for name in ("leads", "reported_days", "lead_daily"))
+    try:
+        with engine.begin() as connection:
+            connection.execute(insert(leads), [
+                _lead("plain", datetime(2026, 11, 20, 10, tzinfo=UTC), {}),
+                _lead("tagged", datetime(2026, 11, 21, 10, tzinfo=UTC), {"subid1": "direct"}),
+                _lead("spring", datetime(2026, 11, 21, 11, tzinfo=UTC), {"subid1": "spring-sale"})])
+            for day in (plain, tagged):
+                connection.execute(insert(reported).values(kind="leads", day=day, counted_at=datetime.now(UTC)))
+                connection.execute(insert(lead_daily).values(day=day, vertical="services", service="hvac",
+                                                             state="TX", source="direct", leads=1))
+            # Delivery counts that cannot tell a lead's deliveries from its notices.
+            connection.execute(insert(reported).values(kind="deliveries", day=plain, counted_at=datetime.now(UTC)))
+            connection.execute(text("INSERT INTO delivery_daily (day, vertical, service, state, source, status, "
+                                    "deliveries) VALUES ('2026-11-20', 'services', 'hvac', 'TX', 'direct', "
+                                    "'delivered', 2)"))
+        upgrade(url)
+        with engine.connect() as connection:
+            sources = dict(connection.execute(text("SELECT id, source FROM leads")).all())
+            counts = connection.execute(select(lead_daily.c.day, lead_daily.c.source)).all()
+            counted = connection.execute(select(reported.c.kind, reported.c.day)).all()
+            deliveries = connection.execute(text("SELECT count(*) FROM delivery_daily")).scalar()
+        assert sources == {"plain": "website", "tagged": "direct", "spring": "spring-sale"}
+        assert counts == [(plain, "website")]
+        assert counted == [("leads", plain)] and deliveries == 0  # counted again, each kind apart
+
+        command.downgrade(alembic_config(url), "20261125_0013")
+        with engine.connect() as connection:
+            sources = dict(connection.execute(text("SELECT id, source FROM leads")).all())
+            counts = connection.execute(select(lead_daily.c.day, lead_daily.c.source)).all()
+        assert sources == {"plain": "direct", "tagged": "direct", "spring": "spring-sale"}
+        assert counts == [(plain, "direct")]
+    finally:
+        engine.dispose()
 
 
 def test_postgresql_buckets_a_time_as_bucket_of_does(app, database_url):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from console_api_support import hvac_payload
 
+from servicematch.routing.stage import route_pending
 from servicematch.workers import make_worker
 
 
@@ -59,3 +60,12 @@ def test_unknown_status_and_bad_cursor_are_clear_422s(admin):
     assert admin.get("/api/console/deliveries", params={"status": "lost"}).status_code == 422
     answer = admin.get("/api/console/deliveries", params={"cursor": "%%%"})
     assert answer.status_code == 422 and "cursor" in answer.json()["fields"]
+
+
+def test_the_counts_say_which_lists_have_deliveries(admin, app, receiver, worker):
+    """What the Deliveries page opens on: the first of failed, rejected and pending that has any."""
+    assert admin.get("/api/console/deliveries/counts").json() == {"failed": 0, "rejected": 0, "pending": 0}
+    _rejected_delivery(admin, app, receiver, worker)  # and its receipt, delivered
+    admin.post("/api/submit-form", json=hvac_payload(app.state.catalog, phone="5125550177"))
+    route_pending(session_factory=app.state.session_factory, settings=app.state.settings)  # queued, not sent
+    assert admin.get("/api/console/deliveries/counts").json() == {"failed": 0, "rejected": 1, "pending": 2}

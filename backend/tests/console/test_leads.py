@@ -4,6 +4,7 @@ the CSV export."""
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 
 from console_api_support import hvac_payload, move_back, submit
@@ -12,7 +13,10 @@ from sqlalchemy import event, select
 from servicematch.console import leads
 from servicematch.console.models import AuditEntry
 from servicematch.intake import crypto
+from servicematch.intake.models import Lead
+from servicematch.intake.payload import auction_post_payload
 from servicematch.kernel.clock import utcnow
+from servicematch.privacy.actions import revoke
 from servicematch.privacy.models import LeadRevocation
 from servicematch.routing.stage import route_pending
 
@@ -147,3 +151,86 @@ def test_a_status_filter_finds_leads_through_that_statuses_deliveries(admin, app
     monkeypatch.setattr(leads, "FEW_DELIVERIES", ())  # each lead's deliveries looked up
     assert found == _pages(admin, {"status": "rejected", "limit": 2})
     assert [len(page) for page in _pages(admin, {"status": "delivered"})] == [2]
+
+
+def test_the_list_and_the_lead_page_show_the_source_the_lead_says(admin, app):
+    """A lead from the site with no campaign parameter says source "website" in its payload, and
+    the console says so too (it used to call it "direct", a word no lead carries)."""
+    _submit(admin, app, subid1="")
+    _submit(admin, app, phone="5125550177", subid1="spring-sale")
+    items = admin.get("/api/console/leads").json()["items"]
+    assert sorted(item["source"] for item in items) == ["spring-sale", "website"]
+    plain = next(item for item in items if item["source"] == "website")
+    assert admin.get(f"/api/console/leads/{plain['id']}").json()["source"] == "website"
+    with app.state.session_factory() as session:
+        sent = auction_post_payload(lead=session.get(Lead, plain["id"]), settings=app.state.settings)
+    assert sent["consumer"]["source"] == "website" and sent["click"]["subid1"] == ""
+    by_source = admin.get("/api/console/dashboard").json()["bySource"]
+    assert sorted(row["key"] for row in by_source) == ["spring-sale", "website"]
+
+
+OLD_COLUMNS = ["requestId", "createdAt", "vertical", "service", "status", "first", "last", "email", "phone",
+               "address1", "address2", "city", "state", "zip", "isDuplicate", "doNotSell", "buyers", "price"]
+
+
+def _revoke(app, lead_id: str) -> None:
+    with app.state.session_factory() as session:
+        revoke(session=session, leads=[session.get(Lead, lead_id)], method="link", request_id=None, now=utcnow())
+        session.commit()
+
+
+def test_a_revoked_lead_shows_as_revoked_in_the_list_and_the_export(admin, app):
+    _submit(admin, app, subid1="")
+    _submit(admin, app, phone="5125550177", email="ann.lee@example.com", subid1="spring-sale")
+    kept, stopped = sorted(admin.get("/api/console/leads").json()["items"], key=lambda item: item["source"])
+    _revoke(app, stopped["id"])
+
+    listed = {item["id"]: item for item in admin.get("/api/console/leads").json()["items"]}
+    revoked_at = admin.get(f"/api/console/leads/{stopped['id']}").json()["privacy"]["revokedAt"]
+    assert (listed[stopped["id"]]["revoked"], listed[stopped["id"]]["revokedAt"]) == (True, revoked_at)
+    assert (listed[kept["id"]]["revoked"], listed[kept["id"]]["revokedAt"]) == (False, None)
+
+    answer = admin.get("/api/console/leads.csv")
+    header, *_ = csv.reader(io.StringIO(answer.text))
+    # The columns there were keep their place; the new ones come after them.
+    assert header == [*OLD_COLUMNS, "consentAt", "consentTextSha256", "revoked", "revokedAt", "source"]
+    rows = {row["requestId"]: row for row in csv.DictReader(io.StringIO(answer.text))}
+    for item in (stopped, kept):
+        consent = admin.get(f"/api/console/leads/{item['id']}").json()["consent"]
+        row = rows[item["requestId"]]
+        assert row["consentAt"] == consent["at"]
+        assert row["consentTextSha256"] == hashlib.sha256(consent["text"].encode()).hexdigest()
+        assert row["source"] == item["source"] and row["doNotSell"] == "False"
+    assert (rows[stopped["requestId"]]["revoked"], rows[stopped["requestId"]]["revokedAt"]) == ("True", revoked_at)
+    assert (rows[kept["requestId"]]["revoked"], rows[kept["requestId"]]["revokedAt"]) == ("False", "")
+    assert (rows[stopped["requestId"]]["source"], rows[kept["requestId"]]["source"]) == ("website", "spring-sale")
+
+
+def _statements(app, call) -> int:
+    statements: list[str] = []
+
+    def record(_connection, _cursor, statement, *_args) -> None:
+        statements.append(statement)
+
+    event.listen(app.state.engine, "before_cursor_execute", record)
+    try:
+        call()
+    finally:
+        event.remove(app.state.engine, "before_cursor_execute", record)
+    return len(statements)
+
+
+def test_the_list_and_the_export_read_a_page_in_a_fixed_number_of_queries(admin, app):
+    """The source, consent and revocation of a page of leads come in one query, not one per lead."""
+    index = app.state.catalog
+
+    def counts() -> tuple[int, int]:
+        return (_statements(app, lambda: admin.get("/api/console/leads")),
+                _statements(app, lambda: admin.get("/api/console/leads.csv").text))
+
+    submit(admin, index, 2, subid1="", first_phone=5125550600)
+    few = counts()
+    submit(admin, index, 6, subid1="", first_phone=5125550700)
+    for item in admin.get("/api/console/leads").json()["items"][:3]:
+        _revoke(app, item["id"])
+    assert counts() == few

@@ -29,9 +29,9 @@ from servicematch.routing.models import Buyer, Sale
 
 DAYS_AGO = 3
 TOTAL = ("total", "")
-FILTERS = [{}, {"source": "spring-sale"}, {"source": "direct"}, {"state": "CA"}, {"state": "TX"},
+FILTERS = [{}, {"source": "spring-sale"}, {"source": "website"}, {"state": "CA"}, {"state": "TX"},
            {"service": "hvac"}, {"vertical": "legal"}, {"service": "auto-accident"},
-           {"service": "hvac", "state": "TX", "source": "direct"}]
+           {"service": "hvac", "state": "TX", "source": "website"}]
 
 
 def _buyer(session, name: str, cents: int, *, exclusive: bool = False) -> str:

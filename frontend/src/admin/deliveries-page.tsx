@@ -7,18 +7,29 @@ import { PagedTable } from './paged-table'
 import { PATHS } from './paths'
 import { useOperator } from './session'
 import type { DeliveryRow } from './types'
-import { usePagedList } from './use-api'
+import { useApi, usePagedList, type Loaded } from './use-api'
 import { buttonClass, ErrorNotice, formatTime, PageTitle, StatusBadge, SuccessNotice } from './ui'
 
 const STATUSES = ['failed', 'rejected', 'pending'] as const
+type Status = (typeof STATUSES)[number]
+
+/** The tab to show: the one the address names, else the first that has deliveries (failed when
+ * none has, or the counts cannot be read); null while the counts are on their way. */
+function shownStatus(chosen: string, counts: Loaded<Record<Status, number>>): Status | null {
+  const named = STATUSES.find((s) => s === chosen)
+  if (named) return named
+  if (counts.data) return STATUSES.find((s) => counts.data![s] > 0) ?? 'failed'
+  return counts.error ? 'failed' : null
+}
 
 export default function DeliveriesPage() {
   const { isAdmin } = useOperator()
   const filters = useFilters(['status'])
-  const status = filters.values.status || 'failed'
+  const counts = useApi<Record<Status, number>>('/deliveries/counts')
+  const status = shownStatus(filters.values.status, counts)
   // Pending deliveries are still being tried; the server retries only failed and rejected ones.
-  const canRetry = isAdmin && status !== 'pending'
-  const list = usePagedList<DeliveryRow>(`/deliveries?status=${status}`)
+  const canRetry = isAdmin && status !== null && status !== 'pending'
+  const list = usePagedList<DeliveryRow>(status && `/deliveries?status=${status}`)
   const [selected, setSelected] = useState<Set<string>>(new Set())
   const [notice, setNotice] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -38,6 +49,7 @@ export default function DeliveriesPage() {
       }
       setSelected(new Set())
       list.reload()
+      counts.reload()
     } catch (failure) {
       setError((failure as ConsoleError).message)
     } finally {
@@ -68,16 +80,17 @@ export default function DeliveriesPage() {
             className={buttonClass(s === status ? 'primary' : 'secondary')}
             onClick={() => { setSelected(new Set()); filters.set('status', s) }}>
             {s[0].toUpperCase() + s.slice(1)}
+            {counts.data && <span className="tabular-nums">({counts.data[s]})</span>}
           </button>
         ))}
       </div>
       <ErrorNotice message={error} />
       <SuccessNotice message={notice} />
-      <PagedTable list={list} minWidth="52rem" empty={`No ${status} deliveries.`}
+      <PagedTable list={list} minWidth="56rem" empty={`No ${status} deliveries.`}
         headers={[
           ...(canRetry ? [<input key="all" type="checkbox" aria-label="Select all" className="size-5" checked={allSelected}
             onChange={() => setSelected(allSelected ? new Set() : new Set(allIds))} />] : []),
-          'Lead', 'Recipient', 'Status', 'Attempts', 'Last error', 'Next attempt', '',
+          'Lead', 'Recipient', 'Carries', 'Status', 'Attempts', 'Last error', 'Next attempt', '',
         ]}
         row={(d) => (
           <tr key={d.id} className="border-t border-slate-100 align-top">
@@ -91,6 +104,7 @@ export default function DeliveriesPage() {
               <Link to={PATHS.lead(d.leadId)} className="text-brand-700 underline underline-offset-2">{d.requestId}</Link>
             </td>
             <td className="px-3 py-2">{d.recipient}<span className="block text-xs text-slate-500">{d.channel}</span></td>
+            <td className="px-3 py-2">{d.carried}</td>
             <td className="px-3 py-2"><StatusBadge status={d.status} /></td>
             <td className="px-3 py-2 tabular-nums">{d.attempts}</td>
             <td className="max-w-xs px-3 py-2 break-words text-red-800">{d.lastError ?? '—'}</td>

@@ -20,7 +20,15 @@ export interface KeyCount {
 }
 
 export interface FunnelStep {
-  step: number | string
+  // 'unknown': a step number events carried that the form does not have (now).
+  kind: 'page_view' | 'step' | 'unknown' | 'submitted'
+  // The catalogue's step number (what events carry); 0 for the page view, null for Submitted.
+  step: number | null
+  // As the visitor reads it: "Step {number} of {total}"; null outside the form's steps.
+  number: number | null
+  total: number | null
+  // The step's questions as the visitor sees them, or what the entry is.
+  title: string
   label: string
   count: number
   dropOffPct: number | null
@@ -31,18 +39,34 @@ export interface Funnel {
   vertical: string
   steps: FunnelStep[]
   submitted: number
-  disqualifications: { field: string; answer: string; count: number }[]
+  // label: the question as the visitor saw it; step: its step as the visitor numbers it.
+  disqualifications: { field: string; label: string; answer: string; step: number | null; count: number }[]
 }
 
-export interface DeliverySummary {
+/** Deliveries of one kind by status; total includes skipped ones (never sent, on purpose). */
+export interface StatusCounts {
   total: number
   delivered: number
   failed: number
   rejected: number
   pending: number
+  skipped: number
+}
+
+/** The leads' deliveries (to buyers and providers), with receipts and privacy notices apart. */
+export interface DeliverySummary extends StatusCounts {
   successRate: number | null
   p50Seconds: number | null
   p99Seconds: number | null
+  receipts: StatusCounts
+  notices: StatusCounts
+}
+
+/** What a delivery carried: the lead itself, the consumer's consent receipt, or a privacy notice. */
+export interface Carried {
+  payload: 'lead' | 'receipt' | 'lead.revoked' | 'lead.deleted' | 'lead.corrected' | string
+  // As an operator reads it: "Lead", "Consent receipt", "Revocation notice", ...
+  carried: string
 }
 
 export interface Dashboard {
@@ -88,9 +112,14 @@ export interface LeadRow {
   name: string
   email: string
   phone: string
+  // subid1, else subid2:<value>, else fbclid, else the lead's own source ("website").
+  source: string
   status: string
   isDuplicate: boolean
   doNotSell: boolean
+  // The consumer withdrew consent to be contacted, and when.
+  revoked: boolean
+  revokedAt: string | null
 }
 
 export interface Page<T> {
@@ -106,7 +135,7 @@ export interface DeliveryAttempt {
   error: string | null
 }
 
-export interface LeadDelivery {
+export interface LeadDelivery extends Carried {
   id: number | string
   recipient: string
   channel: string
@@ -129,6 +158,7 @@ export interface LeadDetail extends LeadRow {
   } | null
   privacy: { doNotSell: boolean; gpc: boolean; revokedAt?: string | null; deletedAt?: string | null }
   deliveries: LeadDelivery[]
+  deliveryCounts: { leads: StatusCounts; receipts: StatusCounts; notices: StatusCounts }
   // Empty when the lead had no auction (no buyer qualified, or routing has not run yet).
   auction: AuctionStep[]
 }
@@ -142,7 +172,7 @@ export interface AuctionStep {
   detail: string | null
 }
 
-export interface DeliveryRow {
+export interface DeliveryRow extends Carried {
   id: number | string
   leadId: number | string
   requestId: string

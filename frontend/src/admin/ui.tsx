@@ -1,5 +1,6 @@
 // Small building blocks every console page shares.
 import { cloneElement, useId, type ReactElement, type ReactNode } from 'react'
+import type { StatusCounts } from './types'
 
 const BUTTON =
   'inline-flex min-h-10 items-center justify-center gap-2 rounded-md px-4 py-2 text-sm font-semibold ' +
@@ -111,6 +112,39 @@ const STATUS_COLOURS: Record<string, string> = {
 export function StatusBadge({ status }: { status: string }) {
   const colour = STATUS_COLOURS[status] ?? 'bg-slate-100 text-slate-700'
   return <span className={`inline-block rounded px-2 py-0.5 text-xs font-semibold ${colour}`}>{status}</span>
+}
+
+/** A lead whose consumer withdrew consent to be contacted, and when. */
+export function RevokedBadge({ at }: { at: string | null }) {
+  return (
+    <span className="inline-flex flex-wrap items-baseline gap-x-1">
+      <span className="inline-block rounded bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800">revoked</span>
+      <span className="text-xs text-slate-600">consent withdrawn {formatTime(at)}</span>
+    </span>
+  )
+}
+
+const COUNTED_STATUSES = ['delivered', 'pending', 'failed', 'rejected', 'skipped'] as const
+
+/** "3: 1 delivered, 2 pending", or "none": deliveries of one kind by status. */
+function describeCounts(counts: StatusCounts): string {
+  if (counts.total === 0) return 'none'
+  const parts = COUNTED_STATUSES.filter((s) => counts[s] > 0).map((s) => `${counts[s]} ${s}`)
+  return `${counts.total}: ${parts.join(', ')}`
+}
+
+/** Kinds of deliveries side by side, each with its count by status. */
+export function DeliveryCounts({ rows }: { rows: [string, StatusCounts][] }) {
+  return (
+    <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
+      {rows.map(([label, counts]) => (
+        <div key={label} className="contents">
+          <dt className="font-medium text-slate-600">{label}</dt>
+          <dd className="tabular-nums">{describeCounts(counts)}</dd>
+        </div>
+      ))}
+    </dl>
+  )
 }
 
 export function formatTime(value: string | null | undefined): string {

@@ -43,8 +43,8 @@ export interface PagedList<T> {
   reload: () => void
 }
 
-/** A cursor-paged list: a new path starts again at the first page, "load more" appends. */
-export function usePagedList<T>(path: string): PagedList<T> {
+/** A cursor-paged list: a new path starts again at the first page, "load more" appends; null waits. */
+export function usePagedList<T>(path: string | null): PagedList<T> {
   const [items, setItems] = useState<T[]>([])
   const [nextCursor, setNextCursor] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -54,6 +54,7 @@ export function usePagedList<T>(path: string): PagedList<T> {
   const latest = useRef(0)
 
   const load = useCallback(async (cursor: string | null) => {
+    if (path === null) return
     const ticket = ++latest.current
     setLoading(true)
     setError(null)

@@ -2,7 +2,7 @@ import { query } from '../api'
 import { CatalogFilters, DateFilter, useFilters } from '../filters'
 import type { Dashboard, KeyCount } from '../types'
 import { useApi } from '../use-api'
-import { Card, ErrorNotice, Field, formatRatio, formatSeconds, inputClass, Loading, PageTitle, Stat } from '../ui'
+import { Card, DeliveryCounts, ErrorNotice, Field, formatRatio, formatSeconds, inputClass, Loading, PageTitle, Stat } from '../ui'
 import { BreakdownChart, LeadsPerDayChart } from './charts'
 import { Funnels } from './funnels'
 import { RevenueSection } from './revenue'
@@ -31,7 +31,7 @@ export default function DashboardPage() {
         <DateFilter label="To" name="to" filters={filters} />
         <CatalogFilters filters={filters} />
         <Field label="Source">
-          <input className={inputClass} value={filters.values.source} placeholder="subid1, fbclid…"
+          <input className={inputClass} value={filters.values.source} placeholder="website, subid1…"
             onChange={(e) => filters.set('source', e.currentTarget.value)} />
         </Field>
       </form>
@@ -45,10 +45,11 @@ export default function DashboardPage() {
               <p className="mb-2 text-sm text-slate-600"><span className="font-semibold tabular-nums">{total}</span> {total === 1 ? 'lead' : 'leads'}</p>
               <LeadsPerDayChart days={data.leadsPerDay} />
             </Card>
-            <Card title="Delivery">
+            <Card title="Lead deliveries">
+              <p className="mb-2 text-xs text-slate-500">The leads sent to buyers and providers.</p>
               <div className="grid grid-cols-2 gap-2">
                 <Stat label="Success rate" value={formatRatio(data.delivery.successRate)} />
-                <Stat label="Deliveries" value={data.delivery.total} />
+                <Stat label="Lead deliveries" value={data.delivery.total} />
                 <Stat label="Time to delivery p50" value={formatSeconds(data.delivery.p50Seconds)} />
                 <Stat label="Time to delivery p99" value={formatSeconds(data.delivery.p99Seconds)} />
                 <Stat label="Failed" value={data.delivery.failed} />
@@ -56,6 +57,9 @@ export default function DashboardPage() {
                 <Stat label="Pending" value={data.delivery.pending} />
                 <Stat label="Delivered" value={data.delivery.delivered} />
               </div>
+              <h3 className="mt-4 mb-1 text-sm font-semibold">Counted apart</h3>
+              <DeliveryCounts rows={[['Consent receipts', data.delivery.receipts],
+                ['Privacy notices', data.delivery.notices]]} />
             </Card>
           </div>
           <div className="grid gap-4 md:grid-cols-2">

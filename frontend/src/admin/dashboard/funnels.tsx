@@ -1,5 +1,16 @@
-import type { Funnel } from '../types'
+import type { Funnel, FunnelStep } from '../types'
 import { Card, formatPct } from '../ui'
+
+/** What the visitor read above the step ("Step 2 of 7") and the step's questions beneath. */
+function StepName({ step }: { step: FunnelStep }) {
+  if (step.kind !== 'step') return <span className="block">{step.label}</span>
+  return (
+    <span className="block">
+      <span className="block font-medium">Step {step.number} of {step.total}</span>
+      <span className="block text-xs break-words text-slate-600">{step.title}</span>
+    </span>
+  )
+}
 
 /** One service's funnel: page views, each step, submit, with the drop-off at each step. */
 function FunnelCard({ funnel }: { funnel: Funnel }) {
@@ -17,9 +28,9 @@ function FunnelCard({ funnel }: { funnel: Funnel }) {
         </thead>
         <tbody>
           {funnel.steps.map((s) => (
-            <tr key={String(s.step)} className="border-t border-slate-100">
+            <tr key={`${s.kind}-${s.step}`} className="border-t border-slate-100">
               <th scope="row" className="py-1.5 pr-2 text-left font-normal">
-                <span className="block">{s.label}</span>
+                <StepName step={s} />
                 <span className="mt-1 block h-1.5 rounded bg-brand-700" style={{ width: `${(100 * s.count) / top}%` }} />
               </th>
               <td className="py-1.5 pl-3 text-right tabular-nums">{s.count}</td>
@@ -34,8 +45,10 @@ function FunnelCard({ funnel }: { funnel: Funnel }) {
           <h3 className="text-xs font-semibold text-slate-500 uppercase">Disqualified by answer</h3>
           <ul className="mt-1 space-y-1 text-sm">
             {funnel.disqualifications.map((d) => (
-              <li key={`${d.field}=${d.answer}`} className="flex justify-between gap-2">
-                <span className="min-w-0 break-words">{d.field}: {d.answer}</span>
+              <li key={`${d.step}:${d.field}=${d.answer}`} className="flex justify-between gap-2">
+                <span className="min-w-0 break-words">
+                  {d.step !== null && <>Step {d.step}: </>}{d.label}: <span className="font-medium">{d.answer}</span>
+                </span>
                 <span className="tabular-nums">{d.count}</span>
               </li>
             ))}

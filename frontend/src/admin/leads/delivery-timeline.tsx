@@ -34,7 +34,8 @@ function DeliveryItem({ delivery, canResend, onResent }: {
     <li className="rounded-md border border-slate-200 p-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="min-w-0 break-words text-sm font-semibold">
-          {delivery.recipient} <span className="font-normal text-slate-500">by {delivery.channel}</span>{' '}
+          {delivery.carried} <span className="font-normal text-slate-500">to</span> {delivery.recipient}{' '}
+          <span className="font-normal text-slate-500">by {delivery.channel}</span>{' '}
           <StatusBadge status={delivery.status} />
         </p>
         {canResend && RESENDABLE.includes(delivery.status) && (

@@ -5,7 +5,7 @@ import { PATHS } from '../paths'
 import { useOperator } from '../session'
 import type { LeadDetail } from '../types'
 import { useApi } from '../use-api'
-import { Card, ErrorNotice, formatPhone, formatTime, Loading, PageTitle, StatusBadge } from '../ui'
+import { Card, DeliveryCounts, ErrorNotice, formatPhone, formatTime, Loading, PageTitle, RevokedBadge, StatusBadge } from '../ui'
 import { AuctionWaterfall } from './auction-waterfall'
 import { DeliveryTimeline } from './delivery-timeline'
 
@@ -43,7 +43,10 @@ export default function LeadPage() {
               <Facts rows={[
                 ['Received', formatTime(lead.createdAt)],
                 ['Service', `${lead.service} (${lead.vertical})`],
-                ['Status', <StatusBadge key="s" status={lead.status} />],
+                ['Source', lead.source],
+                ['Status', <span key="s" className="inline-flex flex-wrap items-baseline gap-2">
+                  <StatusBadge status={lead.status} />{lead.revoked && <RevokedBadge at={lead.revokedAt} />}
+                </span>],
                 ['Duplicate', yesNo(lead.isDuplicate)],
                 ['Name', lead.name],
                 ['E-mail', lead.email],
@@ -83,6 +86,11 @@ export default function LeadPage() {
               <AuctionWaterfall steps={lead.auction ?? []} />
             </Card>
             <Card title="Deliveries" className="lg:col-span-2">
+              <div className="mb-3">
+                <DeliveryCounts rows={[['Lead (buyers and providers)', lead.deliveryCounts.leads],
+                  ['Consent receipt', lead.deliveryCounts.receipts],
+                  ['Privacy notices', lead.deliveryCounts.notices]]} />
+              </div>
               <DeliveryTimeline deliveries={lead.deliveries} canResend={isAdmin} onResent={reload} />
             </Card>
           </div>

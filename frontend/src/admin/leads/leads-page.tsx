@@ -8,7 +8,7 @@ import { PATHS } from '../paths'
 import { useOperator } from '../session'
 import type { LeadRow } from '../types'
 import { usePagedList } from '../use-api'
-import { buttonClass, formatPhone, formatTime, inputClass, PageTitle, StatusBadge } from '../ui'
+import { buttonClass, formatPhone, formatTime, inputClass, PageTitle, RevokedBadge, StatusBadge } from '../ui'
 
 const KEYS = ['q', 'vertical', 'service', 'state', 'status', 'from', 'to'] as const
 // As the server names them (console/leads.py LEAD_STATUSES): from the lead's deliveries.
@@ -22,11 +22,14 @@ function LeadCells({ lead }: { lead: LeadRow }) {
           {lead.requestId}
         </Link>
         <span className="block text-xs text-slate-500">{formatTime(lead.createdAt)}</span>
+        {/* In the first column, so a phone shows it without scrolling the table sideways. */}
+        {lead.revoked && <span className="mt-1 block"><RevokedBadge at={lead.revokedAt} /></span>}
       </td>
       <td className="px-3 py-2">{lead.service}<span className="block text-xs text-slate-500">{lead.vertical}</span></td>
       <td className="px-3 py-2">{lead.name}<span className="block text-xs text-slate-500">{lead.email}</span></td>
       <td className="px-3 py-2 whitespace-nowrap">{formatPhone(lead.phone)}</td>
       <td className="px-3 py-2">{lead.state} {lead.zip}</td>
+      <td className="px-3 py-2 break-words">{lead.source}</td>
       <td className="px-3 py-2">
         <StatusBadge status={lead.status} />
         {lead.isDuplicate && <span className="ml-1 text-xs text-amber-800">duplicate</span>}
@@ -66,8 +69,8 @@ export default function LeadsPage() {
         <DateFilter label="From" name="from" filters={filters} />
         <DateFilter label="To" name="to" filters={filters} />
       </form>
-      <PagedTable list={list} minWidth="48rem" empty="No leads match."
-        headers={['Request', 'Service', 'Consumer', 'Phone', 'Location', 'Status']}
+      <PagedTable list={list} minWidth="54rem" empty="No leads match."
+        headers={['Request', 'Service', 'Consumer', 'Phone', 'Location', 'Source', 'Status']}
         row={(lead) => <tr key={lead.id} className="border-t border-slate-100"><LeadCells lead={lead} /></tr>} />
     </>
   )
