@@ -136,7 +136,7 @@ def create_benchmark_app() -> FastAPI:
     The route parses the same JSON a lead sends, inserts one row through the ORM and answers 202,
     so the throughput benchmark can state how close the real submit endpoint comes to it.
     """
-    app = create_app()
+    app = create_app(tune_gc=True)  # as `servicematch serve` serves it (create_served_app)
     _BaselineBase.metadata.create_all(app.state.engine)
     router = APIRouter(prefix="/api/bench", include_in_schema=False)
 

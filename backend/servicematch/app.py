@@ -8,6 +8,7 @@ background threads the app starts and stops, the middleware and the routers.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -30,6 +31,7 @@ from servicematch.intake.router import router as intake_router
 from servicematch.intake.service import LeadTransactions
 from servicematch.intake.store import LeadStore, SimpleLeadStore
 from servicematch.intake.writer import BatchedLeadStore
+from servicematch.kernel.heap import tune_for_serving
 from servicematch.ops.router import router as ops_router
 from servicematch.privacy.router import install_privacy
 from servicematch.routing.status import install_lead_status
@@ -39,8 +41,12 @@ from servicematch.web.router import install_site
 from servicematch.worker_process import built_in_worker
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """Build the app. The catalogue is loaded and checked once, here, so a bad file stops start-up."""
+def create_app(settings: Settings | None = None, *, tune_gc: bool = False) -> FastAPI:
+    """Build the app. The catalogue is loaded and checked once, here, so a bad file stops start-up.
+
+    `tune_gc`: once started, tune the garbage collector for a process that serves this one app
+    for its whole life (kernel/heap.py); not for tests, which build many apps in one process.
+    """
     settings = settings or get_settings()
     catalog = load_catalog(settings.catalog_dir)
     engine = make_engine(settings.database_url)
@@ -50,6 +56,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     transactions = LeadTransactions(session_factory=session_factory, settings=settings, index=catalog)
     lead_store = make_lead_store(settings, transactions)
 
+    def finish_start_up() -> None:
+        load_directory()
+        if tune_gc:
+            tune_for_serving()
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         worker = built_in_worker(settings)
@@ -58,7 +69,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             worker.start()
         # The ZIP directory (address suggestions, the ZIP-in-state check) takes a moment to
         # build: build it now, beside the first requests, rather than inside one.
-        asyncio.get_running_loop().run_in_executor(None, load_directory)
+        app.state.start_up = threading.Thread(target=finish_start_up, name="start-up", daemon=True)
+        app.state.start_up.start()
         try:
             yield
         finally:
@@ -108,6 +120,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_http_hygiene(app, settings)  # security headers, HEAD, 405, CSP reports: around everything
 
     return app
+
+
+def create_served_app() -> FastAPI:
+    """The app as `servicematch serve` runs it: one per web process, for the life of the process."""
+    return create_app(tune_gc=True)
 
 
 def make_lead_store(settings: Settings, transactions: LeadTransactions) -> LeadStore:

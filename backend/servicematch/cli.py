@@ -59,7 +59,7 @@ def serve(host: str, port: int, workers: int, run_migrations: bool, run_worker: 
         upgrade(settings.database_url)
     if workers > 1 and settings.is_sqlite:
         raise click.UsageError("several web processes need PostgreSQL; SQLite takes one writer")
-    uvicorn.run("servicematch.app:create_app", factory=True, host=host, port=port, workers=workers,
+    uvicorn.run("servicematch.app:create_served_app", factory=True, host=host, port=port, workers=workers,
                 proxy_headers=False, access_log=False)
 
 
@@ -83,6 +83,7 @@ def worker(once: bool) -> None:
     import threading
 
     from servicematch.db.session import make_engine, make_session_factory
+    from servicematch.kernel.heap import tune_for_serving
     from servicematch.workers import make_worker
 
     settings = get_settings()
@@ -94,6 +95,7 @@ def worker(once: bool) -> None:
         return
     if settings.is_sqlite:
         click.echo("SQLite: run one worker only (and `serve --no-worker` alongside it)", err=True)
+    tune_for_serving()
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stop.set())

@@ -33,6 +33,7 @@ def run_child(settings: Settings, connection: Connection) -> None:
     """The child: a delivery worker that sends until its parent closes the pipe."""
     from servicematch.db.session import make_engine, make_session_factory
     from servicematch.delivery.worker import BackgroundWorker
+    from servicematch.kernel.heap import tune_for_serving
     from servicematch.workers import make_worker
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -40,6 +41,7 @@ def run_child(settings: Settings, connection: Connection) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     engine = make_engine(settings.database_url)
     background = BackgroundWorker(make_worker(session_factory=make_session_factory(engine), settings=settings))
+    tune_for_serving()
     signal.signal(signal.SIGTERM, lambda *_: connection.close())
     background.start()
     try:

@@ -17,7 +17,7 @@ import logging
 import math
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from fastapi import Request
@@ -197,23 +197,37 @@ def _client(request: Request) -> str:
     return client_ip(request, trusted_proxies=request.app.state.settings.trusted_proxies)
 
 
-def counted_when_accepted(limiter_name: str) -> Callable[[Request], AsyncIterator[None]]:
-    """A dependency: 429 once the client's allowance is spent, and the request counts only when
-    its route returns normally (a refused, 4xx, request never costs the visitor a try)."""
+class Allowance:
+    """A client's allowance, checked and not yet spent: the route spends it once it accepts the
+    request, so a refused one (a 4xx, or a failure) never costs the visitor a try."""
 
-    async def dependency(request: Request) -> AsyncIterator[None]:
+    def __init__(self, limiter: SlidingWindowLimiter, client: str) -> None:
+        self.limiter, self.client = limiter, client
+
+    async def spend(self) -> None:
+        await self.limiter.call(self.limiter.record, self.client)
+
+
+def counted_when_accepted(limiter_name: str) -> Callable[[Request], Awaitable[Allowance]]:
+    """A dependency: 429 once the client's allowance is spent, else the Allowance the route spends
+    when it accepts the request.
+
+    A plain dependency, not one that yields: FastAPI runs the end of a yielding dependency in an
+    exit stack and a shielded cancel scope, which cost a submission more than the count itself.
+    """
+
+    async def dependency(request: Request) -> Allowance:
         limiter: SlidingWindowLimiter = getattr(request.app.state, limiter_name)
         client = _client(request)
         wait = await limiter.call(limiter.retry_after, client)
         if wait > 0:
             raise too_many(wait)
-        yield  # an exception raised by the route or its validation is re-raised here
-        await limiter.call(limiter.record, client)
+        return Allowance(limiter, client)
 
     return dependency
 
 
-def counted_always(limiter_name: str) -> Callable[[Request], AsyncIterator[None]]:
+def counted_always(limiter_name: str) -> Callable[[Request], Awaitable[None]]:
     """A dependency for lookups: every request counts; 429 once the allowance is spent."""
 
     async def dependency(request: Request) -> None:

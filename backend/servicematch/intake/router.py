@@ -14,7 +14,7 @@ from servicematch.settings import Settings
 
 from .checks import check_call_flow, check_lead_form
 from .client import client_ip, sends_global_privacy_control, user_agent
-from .ratelimit import counted_always, counted_when_accepted
+from .ratelimit import Allowance, counted_always, counted_when_accepted
 from .schemas import (
     CallFlowSubmission,
     LeadAccepted,
@@ -42,7 +42,7 @@ def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
 enforce_submit_rate = counted_when_accepted("submit_limiter")
 
 
-RateLimited = Annotated[None, Depends(enforce_submit_rate)]
+RateLimited = Annotated[Allowance, Depends(enforce_submit_rate)]
 LookupLimited = Annotated[None, Depends(counted_always("validate_limiter"))]
 router = APIRouter(prefix="/api", tags=["intake"])
 
@@ -57,7 +57,7 @@ def validate(body: ValidateRequest, _: LookupLimited) -> ValidateResponse:
 @router.post("/submit-form", status_code=202, summary="Accept a lead from the multi-step form",
              response_model=LeadAccepted, responses=_errors(409, 413, 429))
 async def submit_form(submission: LeadFormSubmission, request: Request, settings: SettingsDep,
-                      index: CatalogDep, store: LeadStoreDep, _: RateLimited) -> JSONResponse:
+                      index: CatalogDep, store: LeadStoreDep, allowance: RateLimited) -> JSONResponse:
     consumer = submission.consumer
     service = index.find_by_hidden_params(consumer.vertical, consumer.category)
     if service is None or service.flow != "form":
@@ -67,14 +67,14 @@ async def submit_form(submission: LeadFormSubmission, request: Request, settings
         click=submission.click, is_test=submission.istest == "Y",
         check=lambda today: check_lead_form(index=index, service=service, submission=submission, today=today),
     )
-    return _accepted(await accept(store=store, settings=settings, submission=parsed,
-                                  sender=_sender(request, settings, parsed)), settings)
+    return await _accepted(allowance, await accept(store=store, settings=settings, submission=parsed,
+                                                   sender=_sender(request, settings, parsed)), settings)
 
 
 @router.post("/call-submit", status_code=202, summary="Accept a lead from the call-flow questionnaire",
              response_model=LeadAccepted, responses=_errors(409, 413, 429))
 async def call_submit(submission: CallFlowSubmission, request: Request, settings: SettingsDep,
-                      index: CatalogDep, store: LeadStoreDep, _: RateLimited) -> JSONResponse:
+                      index: CatalogDep, store: LeadStoreDep, allowance: RateLimited) -> JSONResponse:
     service = index.find(submission.service, submission.vertical)
     if service is None or service.flow != "call":
         raise NotFound(SERVICE_NOT_FOUND, fields={"service": SERVICE_NOT_FOUND})
@@ -83,8 +83,8 @@ async def call_submit(submission: CallFlowSubmission, request: Request, settings
         click=submission.click, is_test=False,
         check=lambda today: check_call_flow(index=index, service=service, submission=submission, today=today),
     )
-    return _accepted(await accept(store=store, settings=settings, submission=parsed,
-                                  sender=_sender(request, settings, parsed)), settings)
+    return await _accepted(allowance, await accept(store=store, settings=settings, submission=parsed,
+                                                   sender=_sender(request, settings, parsed)), settings)
 
 
 def _sender(request: Request, settings: Settings, submission: Submission) -> Sender:
@@ -93,7 +93,9 @@ def _sender(request: Request, settings: Settings, submission: Submission) -> Sen
                   global_privacy_control=sends_global_privacy_control(request))
 
 
-def _accepted(stored: StoredLead, settings: Settings) -> JSONResponse:
+async def _accepted(allowance: Allowance, stored: StoredLead, settings: Settings) -> JSONResponse:
+    """The 202 for a stored (or replayed) lead, which spends one of the client's submissions."""
+    await allowance.spend()
     # Built directly: the route's response_model documents this shape, and skipping FastAPI's
     # validation of our own strings saves every submission a model round trip.
     lead = stored.lead
