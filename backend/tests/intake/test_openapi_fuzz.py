@@ -17,6 +17,7 @@ from schemathesis.checks import load_all_checks
 from schemathesis.generation.modes import GenerationMode
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
+from servicematch.access import passwords
 from servicematch.console import accounts
 from servicematch.console.sessions import COOKIE_NAME, CSRF_HEADER
 
@@ -75,7 +76,7 @@ def fuzzed_app(settings_for_fuzz):
 def signed_in(fuzzed_app, monkeypatch):
     """Headers of an admin signed in to the console, next to the admin API's token; call
     `signed_in.again()` after the session was ended."""
-    monkeypatch.setattr(accounts, "_hasher", PasswordHasher.from_parameters(profiles.CHEAPEST))
+    monkeypatch.setattr(passwords, "_hasher", PasswordHasher.from_parameters(profiles.CHEAPEST))
     email = f"fuzz-admin-{uuid.uuid4().hex[:8]}@example.com"
     with fuzzed_app.state.session_factory() as session:
         accounts.add_operator(session, email=email, role="admin", password=ADMIN_PASSWORD)
