@@ -1176,14 +1176,23 @@ export interface components {
             id: string;
             /** Last Matched At */
             last_matched_at: string | null;
+            /**
+             * Mode
+             * @default direct
+             */
+            mode: string;
             /** Name */
             name: string;
+            /** Paused By */
+            paused_by?: string | null;
             /** Radius Miles */
             radius_miles: number | null;
             /** Services */
             services: string[];
             /** States */
             states: string[];
+            /** Verified At */
+            verified_at?: string | null;
             /**
              * Webhook Failures
              * @default 0
