@@ -12,10 +12,11 @@ from servicematch.delivery import models as delivery_models
 from servicematch.events import models as events_models
 from servicematch.intake import models as intake_models
 from servicematch.kernel.orm import Base
+from servicematch.portal import models as portal_models
 from servicematch.privacy import models as privacy_models
 from servicematch.reporting import models as reporting_models
 from servicematch.routing import models as routing_models
 
 metadata = Base.metadata
-DOMAIN_MODELS = (intake_models, delivery_models, routing_models, events_models, access_models, console_models,
-                 privacy_models, reporting_models)
+DOMAIN_MODELS = (intake_models, delivery_models, routing_models, events_models, access_models, portal_models,
+                 console_models, privacy_models, reporting_models)

@@ -28,6 +28,7 @@ LEVELS = [
     {"routing"},
     {"reporting"},
     {"access"},
+    {"portal"},
     {"console", "ops", "security"},
 ]
 
