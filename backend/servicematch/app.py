@@ -31,6 +31,7 @@ from servicematch.intake.service import LeadTransactions
 from servicematch.intake.store import LeadStore, SimpleLeadStore
 from servicematch.intake.writer import BatchedLeadStore
 from servicematch.ops.router import router as ops_router
+from servicematch.portal.router import install_portal
 from servicematch.privacy.router import install_privacy
 from servicematch.security import install_http_hygiene
 from servicematch.settings import Settings, get_settings
@@ -101,6 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ops_router)
     install_events(app, settings)  # POST /api/events: queued in memory, written in batches by one thread
     install_console(app, settings.static_dir)  # /api/console/* and the console's page at /admin
+    install_portal(app)  # /api/pro/* (the provider portal) and /api/partner/* (joining)
     install_privacy(app, settings)  # rights requests by code, the receipt's one-click stop
     install_site(app, settings, catalog)  # last: its catch-all route answers what no API route did
     install_http_hygiene(app, settings)  # security headers, HEAD, 405, CSP reports: around everything

@@ -15,8 +15,9 @@ PERMISSIONS_POLICY = ("accelerometer=(), autoplay=(), camera=(), display-capture
                       "interest-cohort=()")
 # Two years, subdomains included: what the HSTS preload list asks for.
 HSTS = "max-age=63072000; includeSubDomains"
-# Answers about operators, leads and a person's privacy requests: no browser or proxy keeps a copy.
-PRIVATE_PREFIXES = ("/api/console/", "/api/privacy/", "/api/admin/")
+# Answers about operators, providers, leads, applications and a person's privacy requests: no browser or
+# proxy keeps a copy.
+PRIVATE_PREFIXES = ("/api/console/", "/api/privacy/", "/api/admin/", "/api/pro/", "/api/partner/applications")
 NO_STORE = {"Cache-Control": "no-store"}
 
 

@@ -45,6 +45,10 @@ BEYOND_THE_SCHEMA = {
     "GET /api/console/leads": "cursor", "GET /api/console/deliveries": "cursor",
     # a dashboard's range runs forwards and spans at most 366 days
     "GET /api/console/dashboard": "date range",
+    # an application to join: catalogue services, real US ZIP codes and phone numbers, a licence where needed
+    "POST /api/partner/applications": "catalogue",
+    # a one-time link's token must be one the server mailed, unused and unexpired
+    "POST /api/partner/applications/confirm": "one-time token", "POST /api/pro/password": "one-time token",
 }
 ADMIN_PASSWORD = "fuzz admin password 0123456789"
 SIGN_OUT = "DELETE /api/console/session"
