@@ -28,6 +28,11 @@ class Action:
     BUYER_RESUME = "buyer.resume"
     BUYER_TEST_PING = "buyer.test_ping"
     BUYER_TEST_POST = "buyer.test_post"
+    APPLICATION_APPROVE = "application.approve"
+    APPLICATION_REJECT = "application.reject"
+    PROVIDER_INVITE = "provider.invite"
+    PROVIDER_INVITE_AGAIN = "provider.invite_again"
+    LICENCE_CHECKED = "provider.licence_checked"
 
 
 def record(session: Session, *, action: str, operator: Operator | None, ip: str, target: str = "",

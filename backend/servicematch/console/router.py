@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from servicematch.console import audit, deliveries, lead_detail, leads
 from servicematch.console import buyers as console_buyers
 from servicematch.console import providers as console_providers
+from servicematch.console.applications import router as applications_router
 from servicematch.console.audit import Action
 from servicematch.console.auth import AdminOnly, AnyOperator, Db
 from servicematch.console.dashboard import dashboard
@@ -144,7 +145,8 @@ def retry_bulk(body: RetryMany, caller: AdminOnly, db: Db) -> dict:
 @router.get("/providers", summary="Every provider, with today's lead count")
 def list_providers(caller: AnyOperator, db: Db) -> dict:
     today, paused = console_providers.leads_today(db), console_providers.paused_webhooks(db)
-    return {"items": [console_providers.provider_json(p, today=today, paused=paused)
+    accounts = console_providers.portal_accounts(db)
+    return {"items": [console_providers.provider_json(p, today=today, paused=paused, accounts=accounts)
                       for p in directory.list_providers(session=db)]}
 
 
@@ -152,7 +154,8 @@ def _provider_change(db, request: Request, caller, *, action: str, provider, det
     audit.record(db, action=action, operator=caller.operator, ip=caller.ip, target=provider.id, detail=detail)
     db.commit()
     return console_providers.provider_json(provider, today=console_providers.leads_today(db),
-                                           paused=console_providers.paused_webhooks(db))
+                                           paused=console_providers.paused_webhooks(db),
+                                           accounts=console_providers.portal_accounts(db))
 
 
 @router.post("/providers", status_code=201, summary="Add a provider (admins)")
@@ -275,6 +278,7 @@ NOINDEX = {"X-Robots-Tag": "noindex, nofollow", "Cache-Control": "no-cache"}
 def install_console(app: FastAPI, static_dir: Path) -> None:
     """The API, and /admin/* answered with the console's own page (registered before the site's catch-all)."""
     app.include_router(session_router)
+    app.include_router(applications_router)
     app.include_router(router)
     page = static_dir / "admin.html"
 
