@@ -101,7 +101,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(provider_admin_router)
     app.include_router(ops_router)
     install_events(app, settings)  # POST /api/events: queued in memory, written in batches by one thread
-    install_console(app, settings.static_dir)  # /api/console/* and the console's page at /admin
+    install_console(app)  # /api/console/* (the console's page, /admin, is one of the site's routes)
     install_portal(app)  # /api/pro/* (the provider portal) and /api/partner/* (joining)
     install_privacy(app, settings)  # rights requests by code, the receipt's one-click stop
     install_site(app, settings, catalog)  # last: its catch-all route answers what no API route did

@@ -1,4 +1,4 @@
-"""The console's JSON API under /api/console (contract: docs/console-api.md) and its HTML at /admin.
+"""The console's JSON API under /api/console (contract: docs/console-api.md); its page is /admin.
 
 Every route states who may call it: AnyOperator (admins and analysts) or AdminOnly. Changes
 need the session's CSRF token (checked in console/auth.py) and are written to the audit log
@@ -7,10 +7,8 @@ in the same transaction as the change itself.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from fastapi import APIRouter, FastAPI, Query, Request, Response
-from fastapi.responses import FileResponse, HTMLResponse, StreamingResponse
+from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
 from servicematch.console import audit, deliveries, lead_detail, leads
@@ -270,21 +268,8 @@ def read_audit(caller: AnyOperator, db: Db, cursor: str | None = Query(default=N
     return audit.audit_page(db, cursor=cursor, limit=limit)
 
 
-NOT_BUILT = ("<!doctype html><meta name=robots content=noindex><title>Console</title>"
-             "<h1>The console is not built yet</h1><p>Run <code>make build</code>.</p>")
-NOINDEX = {"X-Robots-Tag": "noindex, nofollow", "Cache-Control": "no-cache"}
-
-
-def install_console(app: FastAPI, static_dir: Path) -> None:
-    """The API, and /admin/* answered with the console's own page (registered before the site's catch-all)."""
+def install_console(app: FastAPI) -> None:
+    """The console's API (its page, /admin/*, is the site's: web/router.py answers it with admin.html)."""
     app.include_router(session_router)
     app.include_router(applications_router)
     app.include_router(router)
-    page = static_dir / "admin.html"
-
-    @app.get("/admin", include_in_schema=False)
-    @app.get("/admin/{path:path}", include_in_schema=False)
-    def console_page(path: str = "") -> Response:
-        if not page.is_file():
-            return HTMLResponse(NOT_BUILT, status_code=503, headers=NOINDEX)
-        return FileResponse(page, media_type="text/html", headers=NOINDEX)
