@@ -42,7 +42,7 @@ def invite(email, name, services, zips, radius_miles, states, licence_number, li
         try:
             invited = invite_provider(session, load_catalog(settings.catalog_dir), invitee)
         except ServiceMatchError as exc:
-            problems = "".join(f"\n  {field}: {message}" for field, message in exc.fields.items())
+            problems = "".join(f"; {field}: {message}" for field, message in exc.fields.items())
             raise SafeClickException(f"{exc.error}{problems}") from exc
         session.commit()
         provider_id, address = invited.provider.id, invited.account.email

@@ -32,7 +32,7 @@ MAX_WEEKLY_BUDGET = 1_000_000
 PAUSED_BY_US = "Our team paused your account. Contact us to resume it."
 
 
-class Hours(BaseModel):
+class ProviderHours(BaseModel):
     """When leads may come: these days, from `opens` to `closes` (24-hour), in `timeZone`."""
 
     model_config = ConfigDict(extra="forbid")
@@ -43,7 +43,7 @@ class Hours(BaseModel):
     timeZone: Literal[TIME_ZONES]  # type: ignore[valid-type]
 
 
-class Profile(BaseModel):
+class ProviderProfile(BaseModel):
     """The provider as its portal shows it."""
 
     id: str
@@ -55,7 +55,7 @@ class Profile(BaseModel):
     zips: list[str]
     radiusMiles: float | None
     states: list[str]
-    hours: Hours | None
+    hours: ProviderHours | None
     dailyCap: int | None
     weeklyBudget: float | None = Field(description="Dollars")
     active: bool
@@ -68,7 +68,7 @@ class Profile(BaseModel):
     licencesNeeded: list[str] = Field(description="What the chosen services need a licence for")
 
 
-class ProfileChanges(BaseModel):
+class ProviderProfileChanges(BaseModel):
     """Only the fields sent change; null clears the optional ones (hours, caps, radius, licence)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -77,7 +77,7 @@ class ProfileChanges(BaseModel):
     zips: list[text(10)] | None = Field(default=None, max_length=rules.MAX_ZIPS * 2)
     radiusMiles: float | None = None
     states: list[text(4)] | None = Field(default=None, max_length=60)
-    hours: Hours | None = None
+    hours: ProviderHours | None = None
     dailyCap: int | None = Field(default=None, ge=1, le=MAX_DAILY_CAP)
     weeklyBudget: float | None = Field(default=None, ge=1, le=MAX_WEEKLY_BUDGET)
     autoAccept: bool | None = None
@@ -85,7 +85,7 @@ class ProfileChanges(BaseModel):
     licenceState: text(4) | None = None
 
 
-def hours_text(hours: Hours | None) -> str | None:
+def hours_text(hours: ProviderHours | None) -> str | None:
     """The stored form routing/hours.py reads: "Mon,Tue 08:00-18:00 America/Chicago"."""
     if hours is None:
         return None
@@ -98,7 +98,7 @@ def hours_text(hours: Hours | None) -> str | None:
     return text_form
 
 
-def hours_of(stored: str | None) -> Hours | None:
+def hours_of(stored: str | None) -> ProviderHours | None:
     try:
         parsed = parse_hours(stored)
     except HoursError:
@@ -106,12 +106,12 @@ def hours_of(stored: str | None) -> Hours | None:
     if parsed is None or parsed.zone.key not in TIME_ZONES:
         return None
     closes = "24:00" if parsed.end == time.max else parsed.end.strftime("%H:%M")
-    return Hours(days=[DAYS[n] for n in sorted(parsed.days)], opens=parsed.start.strftime("%H:%M"), closes=closes,
+    return ProviderHours(days=[DAYS[n] for n in sorted(parsed.days)], opens=parsed.start.strftime("%H:%M"), closes=closes,
                  timeZone=parsed.zone.key)
 
 
-def profile_of(provider: Provider) -> Profile:
-    return Profile(
+def profile_of(provider: Provider) -> ProviderProfile:
+    return ProviderProfile(
         id=provider.id, name=provider.name, email=provider.contact_email, contactName=provider.contact_name,
         phone=provider.phone, services=list(provider.services or []), zips=list(provider.zips or []),
         radiusMiles=provider.radius_miles, states=list(provider.states or []), hours=hours_of(provider.hours),
@@ -123,7 +123,7 @@ def profile_of(provider: Provider) -> Profile:
         licenceState=provider.licence_state, licencesNeeded=licences_needed(provider.services or []))
 
 
-def change_profile(session: Session, catalog: CatalogIndex, provider: Provider, changes: ProfileChanges) -> list[str]:
+def change_profile(session: Session, catalog: CatalogIndex, provider: Provider, changes: ProviderProfileChanges) -> list[str]:
     """Apply the changes sent, all checked before any is written; the names of the fields changed."""
     sent = changes.model_fields_set
     problems = rules.Problems()

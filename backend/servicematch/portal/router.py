@@ -40,7 +40,7 @@ from servicematch.portal import accounts, profile
 from servicematch.portal.auth import OwnProvider, SignedInProvider, request_ip
 from servicematch.portal.invitations import find_account
 from servicematch.portal.models import ProviderAccount
-from servicematch.portal.router_join import Message
+from servicematch.portal.router_join import PartnerMessage
 from servicematch.portal.router_join import router as join_router
 from servicematch.portal.sessions import API_PREFIX, PORTAL
 from servicematch.settings import Settings
@@ -67,7 +67,7 @@ router = APIRouter(prefix=API_PREFIX, tags=["portal"],
 _link_limit = Depends(counted_always("portal_link_limiter"))
 
 
-class SignIn(BaseModel):
+class PortalSignIn(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     email: text(254, min_length=1)
@@ -75,7 +75,7 @@ class SignIn(BaseModel):
     totp: str | None = Field(default=None, max_length=12)
 
 
-class ChoosePassword(BaseModel):
+class PortalChoosePassword(BaseModel):
     """A password chosen through an invitation or a password link (the token from its fragment)."""
 
     token: text(200, min_length=1)
@@ -83,36 +83,36 @@ class ChoosePassword(BaseModel):
     totp: str | None = Field(default=None, max_length=12)
 
 
-class Forgot(BaseModel):
+class PortalForgot(BaseModel):
     email: text(254, min_length=1)
 
 
-class AccountAnswer(BaseModel):
+class PortalAccount(BaseModel):
     email: str
     totpEnabled: bool
 
 
-class ProviderSummary(BaseModel):
+class PortalProvider(BaseModel):
     id: str
     name: str
 
 
-class SessionAnswer(BaseModel):
-    account: AccountAnswer
-    provider: ProviderSummary
+class PortalSession(BaseModel):
+    account: PortalAccount
+    provider: PortalProvider
     csrfToken: str
 
 
-class TotpSetup(BaseModel):
+class PortalTotpSetup(BaseModel):
     secret: str = Field(description="The seed, base32, for typing into an authenticator app")
     uri: str = Field(description="otpauth:// URI of the same seed")
 
 
-class TotpCode(BaseModel):
+class PortalTotpCode(BaseModel):
     code: text(12, min_length=1)
 
 
-class PasswordCheck(BaseModel):
+class PortalPasswordCheck(BaseModel):
     password: str = Field(min_length=1, max_length=passwords.MAX_PASSWORD_LENGTH)
 
 
@@ -122,9 +122,9 @@ def portal_throttle(settings: Settings) -> Throttle:
                     window=timedelta(seconds=settings.portal_signin_window_seconds))
 
 
-def _answer(settings: Settings, account: ProviderAccount, provider_name: str, csrf: str) -> SessionAnswer:
-    return SessionAnswer(account=AccountAnswer(email=account.email, totpEnabled=account.totp_secret is not None),
-                         provider=ProviderSummary(id=account.provider_id, name=provider_name), csrfToken=csrf)
+def _answer(settings: Settings, account: ProviderAccount, provider_name: str, csrf: str) -> PortalSession:
+    return PortalSession(account=PortalAccount(email=account.email, totpEnabled=account.totp_secret is not None),
+                         provider=PortalProvider(id=account.provider_id, name=provider_name), csrfToken=csrf)
 
 
 def _signed_in(db, settings: Settings, request: Request, account: ProviderAccount) -> JSONResponse:
@@ -149,8 +149,8 @@ def _refused(message: str, *, totp_required: bool = False) -> JSONResponse:
     return JSONResponse(body, status_code=401)
 
 
-@router.post("/session", response_model=SessionAnswer, summary="Sign in (e-mail, password and, with TOTP on, a code)")
-def sign_in(data: SignIn, request: Request, db: SessionDep, settings: SettingsDep) -> Response:
+@router.post("/session", response_model=PortalSession, summary="Sign in (e-mail, password and, with TOTP on, a code)")
+def sign_in(data: PortalSignIn, request: Request, db: SessionDep, settings: SettingsDep) -> Response:
     ip, email, now = request_ip(request), passwords.normalise_email(data.email), utcnow()
     enforce_signin_throttle(db, portal_throttle(settings), email=email, ip=ip, now=now)
     account = find_account(db, email)
@@ -172,8 +172,8 @@ def sign_in(data: SignIn, request: Request, db: SessionDep, settings: SettingsDe
     return _signed_in(db, settings, request, account)
 
 
-@router.get("/session", response_model=SessionAnswer, summary="The signed-in provider and the CSRF token")
-def read_session(caller: SignedInProvider, settings: SettingsDep) -> SessionAnswer:
+@router.get("/session", response_model=PortalSession, summary="The signed-in provider and the CSRF token")
+def read_session(caller: SignedInProvider, settings: SettingsDep) -> PortalSession:
     return _answer(settings, caller.account, caller.provider.name, caller.csrf_token)
 
 
@@ -188,10 +188,10 @@ def sign_out(caller: SignedInProvider, db: SessionDep, settings: SettingsDep) ->
     return response
 
 
-@router.post("/password", response_model=SessionAnswer, dependencies=[_link_limit],
+@router.post("/password", response_model=PortalSession, dependencies=[_link_limit],
              responses={410: {"model": ErrorBody, "description": "The link expired or was used already"}},
              summary="Choose a password with an invitation's or a password link's token; then signed in")
-def choose_password(data: ChoosePassword, request: Request, db: SessionDep, settings: SettingsDep) -> Response:
+def choose_password(data: PortalChoosePassword, request: Request, db: SessionDep, settings: SettingsDep) -> Response:
     spent, account = accounts.account_for_link(db, data.token)
     passwords.check_password_strength(data.password)
     # A lost password is no way around the second factor: with TOTP on, the link also needs a code.
@@ -210,15 +210,15 @@ def choose_password(data: ChoosePassword, request: Request, db: SessionDep, sett
     return _signed_in(db, settings, request, account)
 
 
-@router.post("/password/forgot", status_code=202, response_model=Message, dependencies=[_link_limit],
+@router.post("/password/forgot", status_code=202, response_model=PartnerMessage, dependencies=[_link_limit],
              summary="Mail a link to choose a new password (the same answer whether or not the address is known)")
-async def forgot_password(data: Forgot, settings: SettingsDep, factory: SessionFactoryDep) -> Message:
-    return Message(message=await run_in_threadpool(accounts.forgot_password, factory, settings, data.email))
+async def forgot_password(data: PortalForgot, settings: SettingsDep, factory: SessionFactoryDep) -> PartnerMessage:
+    return PartnerMessage(message=await run_in_threadpool(accounts.forgot_password, factory, settings, data.email))
 
 
-@router.get("/providers/{provider_id}", response_model=profile.Profile, responses=NOT_FOUND_NO_BODY,
+@router.get("/providers/{provider_id}", response_model=profile.ProviderProfile, responses=NOT_FOUND_NO_BODY,
             summary="The provider's profile (its own only)")
-def read_profile(caller: OwnProvider) -> profile.Profile:
+def read_profile(caller: OwnProvider) -> profile.ProviderProfile:
     return profile.profile_of(caller.provider)
 
 
@@ -229,57 +229,57 @@ def _recorded(db, caller, action: str, detail: dict | None = None) -> None:
     db.commit()
 
 
-def _changed(db, caller, action: str, detail: dict | None = None) -> profile.Profile:
+def _changed(db, caller, action: str, detail: dict | None = None) -> profile.ProviderProfile:
     _recorded(db, caller, action, detail)
     return profile.profile_of(caller.provider)
 
 
-@router.patch("/providers/{provider_id}", response_model=profile.Profile, responses=NOT_FOUND_NO_BODY,
+@router.patch("/providers/{provider_id}", response_model=profile.ProviderProfile, responses=NOT_FOUND_NO_BODY,
               summary="Change the profile; send only the fields to change")
-def change_profile(changes: profile.ProfileChanges, caller: OwnProvider, db: SessionDep,
-                   catalog: CatalogDep) -> profile.Profile:
+def change_profile(changes: profile.ProviderProfileChanges, caller: OwnProvider, db: SessionDep,
+                   catalog: CatalogDep) -> profile.ProviderProfile:
     fields = profile.change_profile(db, catalog, caller.provider, changes)
     return _changed(db, caller, Action.PROFILE_CHANGE, {"fields": fields})
 
 
-@router.post("/providers/{provider_id}/pause", response_model=profile.Profile, responses=NOT_FOUND_NO_BODY,
+@router.post("/providers/{provider_id}/pause", response_model=profile.ProviderProfile, responses=NOT_FOUND_NO_BODY,
              summary="Pause: no new leads until resumed")
-def pause(caller: OwnProvider, db: SessionDep) -> profile.Profile:
+def pause(caller: OwnProvider, db: SessionDep) -> profile.ProviderProfile:
     profile.pause(caller.provider)
     return _changed(db, caller, Action.PAUSE)
 
 
-@router.post("/providers/{provider_id}/resume", response_model=profile.Profile, responses=NOT_FOUND_NO_BODY,
+@router.post("/providers/{provider_id}/resume", response_model=profile.ProviderProfile, responses=NOT_FOUND_NO_BODY,
              summary="Resume after pausing (not when an operator paused the provider)")
-def resume(caller: OwnProvider, db: SessionDep) -> profile.Profile:
+def resume(caller: OwnProvider, db: SessionDep) -> profile.ProviderProfile:
     profile.resume(caller.provider)
     return _changed(db, caller, Action.RESUME)
 
 
-@router.post("/account/totp", response_model=TotpSetup,
+@router.post("/account/totp", response_model=PortalTotpSetup,
              summary="Start turning on the second factor: a new seed for an authenticator app")
-def start_totp(caller: SignedInProvider, db: SessionDep, settings: SettingsDep) -> TotpSetup:
+def start_totp(caller: SignedInProvider, db: SessionDep, settings: SettingsDep) -> PortalTotpSetup:
     seed, uri = accounts.start_totp(settings, caller.account)
     db.commit()
-    return TotpSetup(secret=seed, uri=uri)
+    return PortalTotpSetup(secret=seed, uri=uri)
 
 
-@router.post("/account/totp/confirm", response_model=AccountAnswer,
+@router.post("/account/totp/confirm", response_model=PortalAccount,
              summary="Turn the second factor on with a code from the app")
-def confirm_totp(body: TotpCode, caller: SignedInProvider, db: SessionDep, settings: SettingsDep) -> AccountAnswer:
+def confirm_totp(body: PortalTotpCode, caller: SignedInProvider, db: SessionDep, settings: SettingsDep) -> PortalAccount:
     accounts.confirm_totp(settings, caller.account, body.code)
     _recorded(db, caller, Action.TOTP_ON)
-    return AccountAnswer(email=caller.account.email, totpEnabled=True)
+    return PortalAccount(email=caller.account.email, totpEnabled=True)
 
 
-@router.post("/account/totp/disable", response_model=AccountAnswer,
+@router.post("/account/totp/disable", response_model=PortalAccount,
              summary="Turn the second factor off (the password again, to be sure it is the provider)")
-def disable_totp(body: PasswordCheck, caller: SignedInProvider, db: SessionDep) -> AccountAnswer:
+def disable_totp(body: PortalPasswordCheck, caller: SignedInProvider, db: SessionDep) -> PortalAccount:
     if not accounts.password_matches(caller.account, body.password):
         raise ServiceMatchError("That is not your password.", fields={"password": "wrong"}, status_code=422)
     accounts.disable_totp(caller.account)
     _recorded(db, caller, Action.TOTP_OFF)
-    return AccountAnswer(email=caller.account.email, totpEnabled=False)
+    return PortalAccount(email=caller.account.email, totpEnabled=False)
 
 
 def install_portal(app: FastAPI) -> None:

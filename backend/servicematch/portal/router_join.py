@@ -36,7 +36,7 @@ class PartnerOptions(BaseModel):
     states: list[PartnerState]
 
 
-class Application(BaseModel):
+class PartnerApplication(BaseModel):
     """The form at /partner-with-us. The area is ZIP codes (and a radius around them) or states."""
 
     model_config = ConfigDict(extra="forbid")
@@ -53,11 +53,11 @@ class Application(BaseModel):
     licenceState: text(4) | None = None
 
 
-class Message(BaseModel):
+class PartnerMessage(BaseModel):
     message: str
 
 
-class LinkToken(BaseModel):
+class OneTimeLink(BaseModel):
     token: text(200, min_length=1)
 
 
@@ -72,22 +72,22 @@ async def partner_options(catalog: CatalogDep) -> PartnerOptions:
     return PartnerOptions(services=services, states=[PartnerState(**state) for state in catalog.catalog.site.states])
 
 
-@router.post("/applications", status_code=202, response_model=Message, dependencies=[_apply_limit],
+@router.post("/applications", status_code=202, response_model=PartnerMessage, dependencies=[_apply_limit],
              summary="Apply to join: the applicant is e-mailed a link to confirm the address")
-async def apply(body: Application, settings: SettingsDep, catalog: CatalogDep, factory: SessionFactoryDep) -> Message:
+async def apply(body: PartnerApplication, settings: SettingsDep, catalog: CatalogDep, factory: SessionFactoryDep) -> PartnerMessage:
     answers = applications.Answers(
         business_name=body.businessName, contact_name=body.contactName, email=body.email, phone=body.phone,
         services=body.services, zips=body.zips, radius_miles=body.radiusMiles, states=body.states,
         licence_number=body.licenceNumber, licence_state=body.licenceState)
     message = await run_in_threadpool(applications.submit, session_factory=factory, settings=settings,
                                       catalog=catalog, answers=answers)
-    return Message(message=message)
+    return PartnerMessage(message=message)
 
 
-@router.post("/applications/confirm", response_model=Message, dependencies=[_link_limit],
+@router.post("/applications/confirm", response_model=PartnerMessage, dependencies=[_link_limit],
              responses={410: {"model": ErrorBody, "description": "The link expired or was used already"}},
              summary="Confirm an application's e-mail address with the link's token")
-def confirm(body: LinkToken, db: SessionDep) -> Message:
+def confirm(body: OneTimeLink, db: SessionDep) -> PartnerMessage:
     message = applications.confirm(db, body.token)
     db.commit()
-    return Message(message=message)
+    return PartnerMessage(message=message)

@@ -989,13 +989,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** AccountAnswer */
-        AccountAnswer: {
-            /** Email */
-            email: string;
-            /** Totpenabled */
-            totpEnabled: boolean;
-        };
         /**
          * AddressSuggestion
          * @description One pick: the parts the lead form stores (spec section 3, address parse result).
@@ -1011,44 +1004,6 @@ export interface components {
             state: string;
             /** Zip */
             zip: string;
-        };
-        /**
-         * Application
-         * @description The form at /partner-with-us. The area is ZIP codes (and a radius around them) or states.
-         */
-        Application: {
-            /**
-             * Businessname
-             * @default
-             */
-            businessName: string;
-            /**
-             * Contactname
-             * @default
-             */
-            contactName: string;
-            /**
-             * Email
-             * @default
-             */
-            email: string;
-            /** Licencenumber */
-            licenceNumber?: string | null;
-            /** Licencestate */
-            licenceState?: string | null;
-            /**
-             * Phone
-             * @default
-             */
-            phone: string;
-            /** Radiusmiles */
-            radiusMiles?: number | null;
-            /** Services */
-            services?: string[];
-            /** States */
-            states?: string[];
-            /** Zips */
-            zips?: string[];
         };
         /** ApplicationItem */
         ApplicationItem: {
@@ -1208,18 +1163,6 @@ export interface components {
             services: string[];
             /** Title */
             title: string;
-        };
-        /**
-         * ChoosePassword
-         * @description A password chosen through an invitation or a password link (the token from its fragment).
-         */
-        ChoosePassword: {
-            /** Password */
-            password: string;
-            /** Token */
-            token: string;
-            /** Totp */
-            totp?: string | null;
         };
         /**
          * Click
@@ -1450,11 +1393,6 @@ export interface components {
              */
             width: "half" | "full";
         };
-        /** Forgot */
-        Forgot: {
-            /** Email */
-            email: string;
-        };
         /** HiddenParams */
         HiddenParams: {
             /** Category */
@@ -1467,23 +1405,6 @@ export interface components {
             source: "website";
             /** Vertical */
             vertical: string;
-        };
-        /**
-         * Hours
-         * @description When leads may come: these days, from `opens` to `closes` (24-hour), in `timeZone`.
-         */
-        Hours: {
-            /** Closes */
-            closes: string;
-            /** Days */
-            days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
-            /** Opens */
-            opens: string;
-            /**
-             * Timezone
-             * @enum {string}
-             */
-            timeZone: "America/New_York" | "America/Chicago" | "America/Denver" | "America/Phoenix" | "America/Los_Angeles" | "America/Anchorage" | "Pacific/Honolulu";
         };
         /**
          * Invitation
@@ -1561,6 +1482,11 @@ export interface components {
              */
             sid: 143;
         };
+        /** LinkToken */
+        LinkToken: {
+            /** Token */
+            token: string;
+        };
         /**
          * MailSent
          * @description How the e-mail went: sent (or kept in the local mailbox), or why not.
@@ -1580,8 +1506,51 @@ export interface components {
             /** Version */
             version: string;
         };
-        /** Message */
-        Message: {
+        /** OneTimeLink */
+        OneTimeLink: {
+            /** Token */
+            token: string;
+        };
+        /**
+         * PartnerApplication
+         * @description The form at /partner-with-us. The area is ZIP codes (and a radius around them) or states.
+         */
+        PartnerApplication: {
+            /**
+             * Businessname
+             * @default
+             */
+            businessName: string;
+            /**
+             * Contactname
+             * @default
+             */
+            contactName: string;
+            /**
+             * Email
+             * @default
+             */
+            email: string;
+            /** Licencenumber */
+            licenceNumber?: string | null;
+            /** Licencestate */
+            licenceState?: string | null;
+            /**
+             * Phone
+             * @default
+             */
+            phone: string;
+            /** Radiusmiles */
+            radiusMiles?: number | null;
+            /** Services */
+            services?: string[];
+            /** States */
+            states?: string[];
+            /** Zips */
+            zips?: string[];
+        };
+        /** PartnerMessage */
+        PartnerMessage: {
             /** Message */
             message: string;
         };
@@ -1618,89 +1587,75 @@ export interface components {
             /** Value */
             value: string;
         };
-        /** PasswordCheck */
-        PasswordCheck: {
+        /** PortalAccount */
+        PortalAccount: {
+            /** Email */
+            email: string;
+            /** Totpenabled */
+            totpEnabled: boolean;
+        };
+        /**
+         * PortalChoosePassword
+         * @description A password chosen through an invitation or a password link (the token from its fragment).
+         */
+        PortalChoosePassword: {
+            /** Password */
+            password: string;
+            /** Token */
+            token: string;
+            /** Totp */
+            totp?: string | null;
+        };
+        /** PortalForgot */
+        PortalForgot: {
+            /** Email */
+            email: string;
+        };
+        /** PortalPasswordCheck */
+        PortalPasswordCheck: {
             /** Password */
             password: string;
         };
-        /**
-         * Profile
-         * @description The provider as its portal shows it.
-         */
-        Profile: {
-            /** Active */
-            active: boolean;
-            /** Autoaccept */
-            autoAccept: boolean;
-            /** Contactname */
-            contactName: string | null;
-            /** Dailycap */
-            dailyCap: number | null;
-            /** Email */
-            email: string;
-            hours: components["schemas"]["Hours"] | null;
+        /** PortalProvider */
+        PortalProvider: {
             /** Id */
             id: string;
-            /** Licencenumber */
-            licenceNumber: string | null;
-            /** Licencestate */
-            licenceState: string | null;
-            /**
-             * Licencesneeded
-             * @description What the chosen services need a licence for
-             */
-            licencesNeeded: string[];
-            /**
-             * Mode
-             * @enum {string}
-             */
-            mode: "direct" | "review";
             /** Name */
             name: string;
-            /** Pausedby */
-            pausedBy: ("operator" | "provider") | null;
-            /** Phone */
-            phone: string | null;
-            /** Radiusmiles */
-            radiusMiles: number | null;
-            /** Services */
-            services: string[];
-            /** States */
-            states: string[];
-            /** Verified */
-            verified: boolean;
-            /**
-             * Weeklybudget
-             * @description Dollars
-             */
-            weeklyBudget: number | null;
-            /** Zips */
-            zips: string[];
         };
-        /**
-         * ProfileChanges
-         * @description Only the fields sent change; null clears the optional ones (hours, caps, radius, licence).
-         */
-        ProfileChanges: {
-            /** Autoaccept */
-            autoAccept?: boolean | null;
-            /** Dailycap */
-            dailyCap?: number | null;
-            hours?: components["schemas"]["Hours"] | null;
-            /** Licencenumber */
-            licenceNumber?: string | null;
-            /** Licencestate */
-            licenceState?: string | null;
-            /** Radiusmiles */
-            radiusMiles?: number | null;
-            /** Services */
-            services?: string[] | null;
-            /** States */
-            states?: string[] | null;
-            /** Weeklybudget */
-            weeklyBudget?: number | null;
-            /** Zips */
-            zips?: string[] | null;
+        /** PortalSession */
+        PortalSession: {
+            account: components["schemas"]["PortalAccount"];
+            /** Csrftoken */
+            csrfToken: string;
+            provider: components["schemas"]["PortalProvider"];
+        };
+        /** PortalSignIn */
+        PortalSignIn: {
+            /** Email */
+            email: string;
+            /** Password */
+            password: string;
+            /** Totp */
+            totp?: string | null;
+        };
+        /** PortalTotpCode */
+        PortalTotpCode: {
+            /** Code */
+            code: string;
+        };
+        /** PortalTotpSetup */
+        PortalTotpSetup: {
+            /**
+             * Secret
+             * @description The seed, base32, for typing into an authenticator app
+             */
+            secret: string;
+            /**
+             * Uri
+             * @description otpauth:// URI of the same seed
+             */
+            uri: string;
         };
         /** ProviderCreate */
         ProviderCreate: {
@@ -1758,6 +1713,102 @@ export interface components {
             zips?: string[] | null;
         };
         /**
+         * ProviderHours
+         * @description When leads may come: these days, from `opens` to `closes` (24-hour), in `timeZone`.
+         */
+        ProviderHours: {
+            /** Closes */
+            closes: string;
+            /** Days */
+            days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+            /** Opens */
+            opens: string;
+            /**
+             * Timezone
+             * @enum {string}
+             */
+            timeZone: "America/New_York" | "America/Chicago" | "America/Denver" | "America/Phoenix" | "America/Los_Angeles" | "America/Anchorage" | "Pacific/Honolulu";
+        };
+        /**
+         * ProviderProfile
+         * @description The provider as its portal shows it.
+         */
+        ProviderProfile: {
+            /** Active */
+            active: boolean;
+            /** Autoaccept */
+            autoAccept: boolean;
+            /** Contactname */
+            contactName: string | null;
+            /** Dailycap */
+            dailyCap: number | null;
+            /** Email */
+            email: string;
+            hours: components["schemas"]["ProviderHours"] | null;
+            /** Id */
+            id: string;
+            /** Licencenumber */
+            licenceNumber: string | null;
+            /** Licencestate */
+            licenceState: string | null;
+            /**
+             * Licencesneeded
+             * @description What the chosen services need a licence for
+             */
+            licencesNeeded: string[];
+            /**
+             * Mode
+             * @enum {string}
+             */
+            mode: "direct" | "review";
+            /** Name */
+            name: string;
+            /** Pausedby */
+            pausedBy: ("operator" | "provider") | null;
+            /** Phone */
+            phone: string | null;
+            /** Radiusmiles */
+            radiusMiles: number | null;
+            /** Services */
+            services: string[];
+            /** States */
+            states: string[];
+            /** Verified */
+            verified: boolean;
+            /**
+             * Weeklybudget
+             * @description Dollars
+             */
+            weeklyBudget: number | null;
+            /** Zips */
+            zips: string[];
+        };
+        /**
+         * ProviderProfileChanges
+         * @description Only the fields sent change; null clears the optional ones (hours, caps, radius, licence).
+         */
+        ProviderProfileChanges: {
+            /** Autoaccept */
+            autoAccept?: boolean | null;
+            /** Dailycap */
+            dailyCap?: number | null;
+            hours?: components["schemas"]["ProviderHours"] | null;
+            /** Licencenumber */
+            licenceNumber?: string | null;
+            /** Licencestate */
+            licenceState?: string | null;
+            /** Radiusmiles */
+            radiusMiles?: number | null;
+            /** Services */
+            services?: string[] | null;
+            /** States */
+            states?: string[] | null;
+            /** Weeklybudget */
+            weeklyBudget?: number | null;
+            /** Zips */
+            zips?: string[] | null;
+        };
+        /**
          * ProviderPublic
          * @description A provider as the admin API shows it: the webhook secret never leaves the server.
          */
@@ -1809,13 +1860,6 @@ export interface components {
             webhook_url: string | null;
             /** Zips */
             zips: string[];
-        };
-        /** ProviderSummary */
-        ProviderSummary: {
-            /** Id */
-            id: string;
-            /** Name */
-            name: string;
         };
         /**
          * ProviderUpdate
@@ -1973,13 +2017,6 @@ export interface components {
             /** Vertical */
             vertical: string;
         };
-        /** SessionAnswer */
-        SessionAnswer: {
-            account: components["schemas"]["AccountAnswer"];
-            /** Csrftoken */
-            csrfToken: string;
-            provider: components["schemas"]["ProviderSummary"];
-        };
         /** SignIn */
         SignIn: {
             /** Email */
@@ -2067,24 +2104,6 @@ export interface components {
             /** Quote */
             quote: string;
         };
-        /** TotpCode */
-        TotpCode: {
-            /** Code */
-            code: string;
-        };
-        /** TotpSetup */
-        TotpSetup: {
-            /**
-             * Secret
-             * @description The seed, base32, for typing into an authenticator app
-             */
-            secret: string;
-            /**
-             * Uri
-             * @description otpauth:// URI of the same seed
-             */
-            uri: string;
-        };
         /** ValidateRequest */
         ValidateRequest: {
             /**
@@ -2131,16 +2150,6 @@ export interface components {
             state: string;
             /** Zip */
             zip: string;
-        };
-        /** LinkToken */
-        servicematch__portal__router_join__LinkToken: {
-            /** Token */
-            token: string;
-        };
-        /** LinkToken */
-        servicematch__privacy__router__LinkToken: {
-            /** Token */
-            token: string;
         };
     };
     responses: never;
@@ -5266,7 +5275,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Application"];
+                "application/json": components["schemas"]["PartnerApplication"];
             };
         };
         responses: {
@@ -5276,7 +5285,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Message"];
+                    "application/json": components["schemas"]["PartnerMessage"];
                 };
             };
             /** @description The request body could not be read */
@@ -5326,7 +5335,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["servicematch__portal__router_join__LinkToken"];
+                "application/json": components["schemas"]["OneTimeLink"];
             };
         };
         responses: {
@@ -5336,7 +5345,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Message"];
+                    "application/json": components["schemas"]["PartnerMessage"];
                 };
             };
             /** @description The request body could not be read */
@@ -5629,7 +5638,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["servicematch__privacy__router__LinkToken"];
+                "application/json": components["schemas"]["LinkToken"];
             };
         };
         responses: {
@@ -5689,7 +5698,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["servicematch__privacy__router__LinkToken"];
+                "application/json": components["schemas"]["LinkToken"];
             };
         };
         responses: {
@@ -5755,7 +5764,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TotpSetup"];
+                    "application/json": components["schemas"]["PortalTotpSetup"];
                 };
             };
             /** @description The request body could not be read */
@@ -5823,7 +5832,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TotpCode"];
+                "application/json": components["schemas"]["PortalTotpCode"];
             };
         };
         responses: {
@@ -5833,7 +5842,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AccountAnswer"];
+                    "application/json": components["schemas"]["PortalAccount"];
                 };
             };
             /** @description The request body could not be read */
@@ -5901,7 +5910,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PasswordCheck"];
+                "application/json": components["schemas"]["PortalPasswordCheck"];
             };
         };
         responses: {
@@ -5911,7 +5920,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AccountAnswer"];
+                    "application/json": components["schemas"]["PortalAccount"];
                 };
             };
             /** @description The request body could not be read */
@@ -5979,7 +5988,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ChoosePassword"];
+                "application/json": components["schemas"]["PortalChoosePassword"];
             };
         };
         responses: {
@@ -5989,7 +5998,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SessionAnswer"];
+                    "application/json": components["schemas"]["PortalSession"];
                 };
             };
             /** @description The request body could not be read */
@@ -6066,7 +6075,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Forgot"];
+                "application/json": components["schemas"]["PortalForgot"];
             };
         };
         responses: {
@@ -6076,7 +6085,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Message"];
+                    "application/json": components["schemas"]["PartnerMessage"];
                 };
             };
             /** @description The request body could not be read */
@@ -6152,7 +6161,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Profile"];
+                    "application/json": components["schemas"]["ProviderProfile"];
                 };
             };
             /** @description The request body could not be read */
@@ -6220,7 +6229,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ProfileChanges"];
+                "application/json": components["schemas"]["ProviderProfileChanges"];
             };
         };
         responses: {
@@ -6230,7 +6239,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Profile"];
+                    "application/json": components["schemas"]["ProviderProfile"];
                 };
             };
             /** @description The request body could not be read */
@@ -6304,7 +6313,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Profile"];
+                    "application/json": components["schemas"]["ProviderProfile"];
                 };
             };
             /** @description The request body could not be read */
@@ -6378,7 +6387,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Profile"];
+                    "application/json": components["schemas"]["ProviderProfile"];
                 };
             };
             /** @description The request body could not be read */
@@ -6450,7 +6459,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SessionAnswer"];
+                    "application/json": components["schemas"]["PortalSession"];
                 };
             };
             /** @description The request body could not be read */
@@ -6518,7 +6527,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SignIn"];
+                "application/json": components["schemas"]["PortalSignIn"];
             };
         };
         responses: {
@@ -6528,7 +6537,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SessionAnswer"];
+                    "application/json": components["schemas"]["PortalSession"];
                 };
             };
             /** @description The request body could not be read */
