@@ -23,7 +23,7 @@ from playwright.sync_api import Page, expect
 pytestmark = pytest.mark.browser
 
 PAGES = [("Dashboard", "Dashboard"), ("Leads", "Leads"), ("Deliveries", "Deliveries"),
-         ("Providers", "Providers"), ("Buyers", "Buyers"), ("Audit log", "Audit log")]
+         ("Providers", "Providers"), ("Applications", "Applications"), ("Buyers", "Buyers"), ("Audit log", "Audit log")]
 
 
 @pytest.fixture(scope="module")

@@ -23,8 +23,9 @@ export default defineConfig(({ isSsrBuild }) => ({
         // dist/.vite/manifest.json: the server reads it to preload each route's chunks with the page.
         manifest: true,
         rolldownOptions: {
-          // The operator console is its own entry (admin.html), so no public page loads its code.
-          input: { main: 'index.html', admin: 'admin.html' },
+          // The operator console (admin.html) and the provider portal (pro.html) are entries of
+          // their own, so no public page loads their code.
+          input: { main: 'index.html', admin: 'admin.html', pro: 'pro.html' },
         },
       },
   test: {

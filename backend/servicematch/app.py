@@ -33,6 +33,7 @@ from servicematch.intake.store import LeadStore, SimpleLeadStore
 from servicematch.intake.writer import BatchedLeadStore
 from servicematch.kernel.heap import tune_for_serving
 from servicematch.ops.router import router as ops_router
+from servicematch.portal.router import install_portal
 from servicematch.privacy.router import install_privacy
 from servicematch.routing.status import install_lead_status
 from servicematch.security import install_http_hygiene
@@ -114,7 +115,8 @@ def create_app(settings: Settings | None = None, *, tune_gc: bool = False) -> Fa
     app.include_router(provider_admin_router)
     app.include_router(ops_router)
     install_events(app, settings)  # POST /api/events: queued in memory, written in batches by one thread
-    install_console(app, settings.static_dir)  # /api/console/* and the console's page at /admin
+    install_console(app)  # /api/console/* (the console's page, /admin, is one of the site's routes)
+    install_portal(app)  # /api/pro/* (the provider portal) and /api/partner/* (joining)
     install_privacy(app, settings)  # rights requests by code, the receipt's one-click stop
     install_site(app, settings, catalog)  # last: its catch-all route answers what no API route did
     install_http_hygiene(app, settings)  # security headers, HEAD, 405, CSP reports: around everything

@@ -125,8 +125,11 @@ def _add_mail_and_privacy_commands() -> None:
 
 def _add_console_commands() -> None:
     from servicematch.console.commands import operators
+    from servicematch.delivery.commands import providers
+    from servicematch.portal.commands import invite
 
     main.add_command(operators)
+    providers.add_command(invite)
 
 
 _add_delivery_commands()

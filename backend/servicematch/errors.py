@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -26,6 +26,10 @@ class ServiceMatchError(Exception):
 
 class NotFound(ServiceMatchError):
     status_code = 404
+
+
+class NothingHere(Exception):
+    """A 404 with an empty body: another account's record, which must not even be confirmed to exist."""
 
 
 class ErrorBody(BaseModel):
@@ -91,6 +95,10 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ServiceMatchError)
     async def _domain_error(_request: Request, exc: ServiceMatchError) -> JSONResponse:
         return JSONResponse(error_body(exc.error, exc.fields), status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(NothingHere)
+    async def _nothing_here(_request: Request, _exc: NothingHere) -> Response:
+        return Response(status_code=404)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -131,6 +131,14 @@ class Settings(BaseSettings):
     console_signin_failures_per_account: int = Field(default=5, ge=1)
     console_signin_failures_per_address: int = Field(default=20, ge=1)
     console_signin_window_seconds: int = Field(default=900, ge=1)
+    # Provider portal (/pro): its own sessions (longer than the console's: providers answer from a
+    # phone during the day) and its own sign-in throttle; applications to join per address an hour.
+    portal_session_idle_minutes: int = Field(default=12 * 60, ge=1)
+    portal_session_max_hours: int = Field(default=7 * 24, ge=1)
+    portal_signin_failures_per_account: int = Field(default=5, ge=1)
+    portal_signin_failures_per_address: int = Field(default=20, ge=1)
+    portal_signin_window_seconds: int = Field(default=900, ge=1)
+    partner_application_rate_limit: int = Field(default=5, ge=1)
     # Funnel events accepted per client address per minute (more are dropped, never queued).
     events_rate_limit: int = Field(default=120, ge=1)
     events_retention_days: int = Field(default=30, ge=1)

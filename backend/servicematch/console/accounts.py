@@ -2,63 +2,28 @@
 
 from __future__ import annotations
 
-import hmac
-import re
-from functools import lru_cache
-
-import pyotp
-from argon2 import PasswordHasher, profiles
-from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from servicematch.access import totp
+from servicematch.access.passwords import (
+    EMAIL_PATTERN,
+    check_password_strength,
+    hash_password,
+    normalise_email,
+    password_matches,
+)
 from servicematch.console.models import Operator, Role
 from servicematch.errors import NotFound, ServiceMatchError
-from servicematch.intake.crypto import cipher_for
 from servicematch.kernel.clock import utcnow
 from servicematch.settings import Settings
 
-MIN_PASSWORD_LENGTH = 12
-MAX_PASSWORD_LENGTH = 256
-EMAIL_PATTERN = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 TOTP_ISSUER = "ServiceMatch console"
-
-# Argon2id with RFC 9106's low-memory profile (argon2-cffi's default): 64 MiB, 3 passes.
-PASSWORD_HASHING = profiles.RFC_9106_LOW_MEMORY
-_hasher = PasswordHasher.from_parameters(PASSWORD_HASHING)
-
-
-@lru_cache(maxsize=1)
-def _decoy_hash() -> str:
-    """A hash to verify against when the account does not exist, so both cases take as long."""
-    return _hasher.hash("no such operator: the decoy keeps timing equal")
-
-
-def normalise_email(email: str) -> str:
-    return email.strip().lower()
-
-
-def check_password_strength(password: str) -> None:
-    if len(password) < MIN_PASSWORD_LENGTH:
-        raise ServiceMatchError(f"The password needs at least {MIN_PASSWORD_LENGTH} characters.",
-                                fields={"password": "too short"}, status_code=422)
-    if len(password) > MAX_PASSWORD_LENGTH:
-        raise ServiceMatchError(f"The password may have at most {MAX_PASSWORD_LENGTH} characters.",
-                                fields={"password": "too long"}, status_code=422)
-
-
-def hash_password(password: str) -> str:
-    return _hasher.hash(password)
 
 
 def verify_password(operator: Operator | None, password: str) -> bool:
     """True when the password is this operator's; runs Argon2 even for no operator at all."""
-    stored = operator.password_hash if operator is not None else _decoy_hash()
-    try:
-        _hasher.verify(stored, password[:MAX_PASSWORD_LENGTH])
-    except (VerificationError, InvalidHashError):
-        return False
-    return operator is not None
+    return password_matches(operator.password_hash if operator is not None else None, password)
 
 
 def find_operator(session: Session, email: str) -> Operator | None:
@@ -127,10 +92,10 @@ def enable_totp(session: Session, settings: Settings, email: str) -> str:
     if operator.role != Role.ADMIN:
         raise ServiceMatchError("The second factor is for admins; analysts sign in with a password.",
                                 status_code=422)
-    seed = pyotp.random_base32()
-    operator.totp_secret = cipher_for(settings).encrypt({"seed": seed}, lead_id=_totp_context(operator))
+    seed = totp.new_seed()
+    operator.totp_secret = totp.sealed_seed(settings, seed, context=_totp_context(operator))
     operator.totp_last_step = None
-    return pyotp.TOTP(seed).provisioning_uri(name=operator.email, issuer_name=TOTP_ISSUER)
+    return totp.provisioning_uri(seed, name=operator.email, issuer=TOTP_ISSUER)
 
 
 def disable_totp(session: Session, email: str) -> Operator:
@@ -142,16 +107,4 @@ def disable_totp(session: Session, email: str) -> Operator:
 
 def verify_totp(settings: Settings, operator: Operator, code: str) -> bool:
     """A current code (one step of clock drift either way), each accepted once only."""
-    if operator.totp_secret is None:
-        return True
-    code = (code or "").strip().replace(" ", "")
-    if not code.isdigit() or len(code) != 6:
-        return False
-    seed = cipher_for(settings).decrypt(operator.totp_secret, lead_id=_totp_context(operator))["seed"]
-    totp = pyotp.TOTP(seed)
-    now_step = totp.timecode(utcnow())
-    for step in (now_step - 1, now_step, now_step + 1):
-        if hmac.compare_digest(totp.generate_otp(step), code) and (operator.totp_last_step is None or step > operator.totp_last_step):
-            operator.totp_last_step = step
-            return True
-    return False
+    return totp.verify_totp(settings, operator, code, context=_totp_context(operator))

@@ -5,9 +5,9 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from servicematch.console.models import AuditEntry, Operator
+from servicematch.access.models import AuditEntry, add_audit_entry
+from servicematch.console.models import Operator
 from servicematch.console.paging import decode_int_cursor, iso
-from servicematch.kernel.clock import utcnow
 
 
 class Action:
@@ -28,16 +28,19 @@ class Action:
     BUYER_RESUME = "buyer.resume"
     BUYER_TEST_PING = "buyer.test_ping"
     BUYER_TEST_POST = "buyer.test_post"
+    APPLICATION_APPROVE = "application.approve"
+    APPLICATION_REJECT = "application.reject"
+    PROVIDER_INVITE = "provider.invite"
+    PROVIDER_INVITE_AGAIN = "provider.invite_again"
+    LICENCE_CHECKED = "provider.licence_checked"
 
 
 def record(session: Session, *, action: str, operator: Operator | None, ip: str, target: str = "",
            detail: dict | None = None, operator_email: str | None = None) -> None:
     """Add an entry to the caller's transaction: it commits with the action it describes."""
-    session.add(AuditEntry(
-        at=utcnow(), operator_id=operator.id if operator else None,
-        operator_email=(operator.email if operator else operator_email or "")[:254],
-        action=action, target=target[:254], ip=(ip or "")[:45], detail=detail or {},
-    ))
+    add_audit_entry(session, action=action, actor_id=operator.id if operator else None,
+                    actor_email=operator.email if operator else operator_email or "", ip=ip, target=target,
+                    detail=detail)
 
 
 def audit_page(session: Session, *, cursor: str | None, limit: int) -> dict:

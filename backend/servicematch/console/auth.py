@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
+from servicematch.access.sessions import SAFE_METHODS
 from servicematch.console.models import Operator, Role
 from servicematch.console.sessions import COOKIE_NAME, CSRF_HEADER, csrf_matches, resume_session
 from servicematch.deps import SessionDep
@@ -14,7 +15,6 @@ from servicematch.errors import ServiceMatchError
 from servicematch.intake.client import client_ip
 from servicematch.settings import Settings
 
-SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 NOT_SIGNED_IN = "Sign in to use the console."
 BAD_CSRF = "This request lacks a valid X-CSRF-Token header; reload the console and try again."
 ADMINS_ONLY = "Only an admin may do this."

@@ -19,6 +19,7 @@ from servicematch.errors import ServiceMatchError
 from servicematch.kernel.clock import utcnow
 from servicematch.kernel.webhook_events import event_envelope
 from servicematch.outbound.http_sender import DeliveryClient, encode_body, post_signed
+from servicematch.portal.models import ProviderAccount
 from servicematch.privacy.notices import LEAD
 from servicematch.settings import Settings
 
@@ -88,7 +89,14 @@ def paused_webhooks(session: Session) -> set[str]:
     return {key.removeprefix("webhook:") for key in keys if key.startswith("webhook:")}
 
 
-def provider_json(provider: Provider, *, today: dict[str, int], paused: set[str] = frozenset()) -> dict:
+def portal_accounts(session: Session) -> dict[str, str]:
+    """Each provider's portal account: "invited" (no password chosen yet) or "active"."""
+    rows = session.execute(select(ProviderAccount.provider_id, ProviderAccount.password_hash.is_not(None))).all()
+    return {provider_id: "active" if has_password else "invited" for provider_id, has_password in rows}
+
+
+def provider_json(provider: Provider, *, today: dict[str, int], paused: set[str] = frozenset(),
+                  accounts: dict[str, str] | None = None) -> dict:
     return {
         "id": provider.id, "name": provider.name, "email": provider.contact_email,
         "webhookUrl": provider.webhook_url, "hasWebhookSecret": bool(provider.webhook_secret),
@@ -96,6 +104,10 @@ def provider_json(provider: Provider, *, today: dict[str, int], paused: set[str]
         "radiusMiles": provider.radius_miles, "dailyCap": provider.daily_cap, "active": provider.active,
         "paused": provider.id in paused,
         "leadsToday": today.get(provider.id, 0),
+        # The portal: review mode, who paused it, the licence and its check, the account.
+        "mode": provider.mode, "pausedBy": provider.paused_by, "licenceNumber": provider.licence_number,
+        "licenceState": provider.licence_state, "verified": provider.verified_at is not None,
+        "portalAccount": (accounts or {}).get(provider.id, "none"),
     }
 
 

@@ -1,4 +1,4 @@
-"""The console's JSON API under /api/console (contract: docs/console-api.md) and its HTML at /admin.
+"""The console's JSON API under /api/console (contract: docs/console-api.md); its page is /admin.
 
 Every route states who may call it: AnyOperator (admins and analysts) or AdminOnly. Changes
 need the session's CSRF token (checked in console/auth.py) and are written to the audit log
@@ -7,15 +7,14 @@ in the same transaction as the change itself.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from fastapi import APIRouter, FastAPI, Query, Request, Response
-from fastapi.responses import FileResponse, HTMLResponse, StreamingResponse
+from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
 from servicematch.console import audit, deliveries, lead_detail, leads
 from servicematch.console import buyers as console_buyers
 from servicematch.console import providers as console_providers
+from servicematch.console.applications import router as applications_router
 from servicematch.console.audit import Action
 from servicematch.console.auth import AdminOnly, AnyOperator, Db
 from servicematch.console.dashboard import dashboard
@@ -149,7 +148,8 @@ def retry_bulk(body: RetryMany, caller: AdminOnly, db: Db) -> dict:
 @router.get("/providers", summary="Every provider, with today's lead count")
 def list_providers(caller: AnyOperator, db: Db) -> dict:
     today, paused = console_providers.leads_today(db), console_providers.paused_webhooks(db)
-    return {"items": [console_providers.provider_json(p, today=today, paused=paused)
+    accounts = console_providers.portal_accounts(db)
+    return {"items": [console_providers.provider_json(p, today=today, paused=paused, accounts=accounts)
                       for p in directory.list_providers(session=db)]}
 
 
@@ -157,7 +157,8 @@ def _provider_change(db, request: Request, caller, *, action: str, provider, det
     audit.record(db, action=action, operator=caller.operator, ip=caller.ip, target=provider.id, detail=detail)
     db.commit()
     return console_providers.provider_json(provider, today=console_providers.leads_today(db),
-                                           paused=console_providers.paused_webhooks(db))
+                                           paused=console_providers.paused_webhooks(db),
+                                           accounts=console_providers.portal_accounts(db))
 
 
 @router.post("/providers", status_code=201, summary="Add a provider (admins)")
@@ -272,20 +273,8 @@ def read_audit(caller: AnyOperator, db: Db, cursor: str | None = Query(default=N
     return audit.audit_page(db, cursor=cursor, limit=limit)
 
 
-NOT_BUILT = ("<!doctype html><meta name=robots content=noindex><title>Console</title>"
-             "<h1>The console is not built yet</h1><p>Run <code>make build</code>.</p>")
-NOINDEX = {"X-Robots-Tag": "noindex, nofollow", "Cache-Control": "no-cache"}
-
-
-def install_console(app: FastAPI, static_dir: Path) -> None:
-    """The API, and /admin/* answered with the console's own page (registered before the site's catch-all)."""
+def install_console(app: FastAPI) -> None:
+    """The console's API (its page, /admin/*, is the site's: web/router.py answers it with admin.html)."""
     app.include_router(session_router)
+    app.include_router(applications_router)
     app.include_router(router)
-    page = static_dir / "admin.html"
-
-    @app.get("/admin", include_in_schema=False)
-    @app.get("/admin/{path:path}", include_in_schema=False)
-    def console_page(path: str = "") -> Response:
-        if not page.is_file():
-            return HTMLResponse(NOT_BUILT, status_code=503, headers=NOINDEX)
-        return FileResponse(page, media_type="text/html", headers=NOINDEX)

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from servicematch.access import passwords
+from servicematch.access.sessions import clear_session_cookie, set_session_cookie
+from servicematch.access.throttle import Throttle, enforce_signin_throttle
 from servicematch.console import accounts, audit
 from servicematch.console.audit import Action
 from servicematch.console.auth import AnyOperator, Db, request_ip
 from servicematch.console.models import Operator
-from servicematch.console.sessions import COOKIE_NAME, end_session, start_session
-from servicematch.console.throttle import enforce_signin_throttle
+from servicematch.console.sessions import CONSOLE, end_session, start_session
 from servicematch.errors import SIGNED_IN_ERROR_RESPONSES, error_body
 from servicematch.intake.schemas import text
 from servicematch.kernel.clock import utcnow
@@ -28,8 +32,14 @@ class SignIn(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     email: text(254, min_length=1)
-    password: str = Field(min_length=1, max_length=accounts.MAX_PASSWORD_LENGTH)
+    password: str = Field(min_length=1, max_length=passwords.MAX_PASSWORD_LENGTH)
     totp: str | None = Field(default=None, max_length=12)
+
+
+def console_throttle(settings: Settings) -> Throttle:
+    return Throttle(failure_action=Action.SIGN_IN_FAILED, per_account=settings.console_signin_failures_per_account,
+                    per_address=settings.console_signin_failures_per_address,
+                    window=timedelta(seconds=settings.console_signin_window_seconds))
 
 
 def operator_json(operator: Operator) -> dict:
@@ -47,8 +57,8 @@ def _refused(message: str, *, totp_required: bool = False) -> JSONResponse:
 @router.post("/session", summary="Sign in (e-mail, password and, for admins with TOTP, a code)")
 def sign_in(data: SignIn, request: Request, db: Db) -> Response:
     settings: Settings = request.app.state.settings
-    ip, email, now = request_ip(request), accounts.normalise_email(data.email), utcnow()
-    enforce_signin_throttle(db, settings, email=email, ip=ip, now=now)
+    ip, email, now = request_ip(request), passwords.normalise_email(data.email), utcnow()
+    enforce_signin_throttle(db, console_throttle(settings), email=email, ip=ip, now=now)
     operator = accounts.find_operator(db, email)
     # verify_password hashes even for an unknown e-mail, so the answer time does not tell.
     if not accounts.verify_password(operator, data.password) or operator is None or not operator.active:
@@ -71,8 +81,8 @@ def sign_in(data: SignIn, request: Request, db: Db) -> Response:
     audit.record(db, action=Action.SIGN_IN, operator=operator, ip=ip, target=email)
     db.commit()
     response = JSONResponse({"operator": operator_json(operator), "csrfToken": signed_in.csrf_token})
-    response.set_cookie(COOKIE_NAME, token, max_age=settings.console_session_max_hours * 3600, path="/",
-                        httponly=True, samesite="strict", secure=settings.environment == "production")
+    set_session_cookie(response, CONSOLE, token, max_age=settings.console_session_max_hours * 3600,
+                       settings=settings)
     return response
 
 
@@ -88,6 +98,5 @@ def sign_out(caller: AnyOperator, db: Db, request: Request) -> Response:
                  target=caller.operator.email)
     db.commit()
     response = Response(status_code=204)
-    response.delete_cookie(COOKIE_NAME, path="/", httponly=True, samesite="strict",
-                           secure=request.app.state.settings.environment == "production")
+    clear_session_cookie(response, CONSOLE, settings=request.app.state.settings)
     return response

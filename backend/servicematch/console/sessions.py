@@ -1,30 +1,22 @@
-"""Console sign-in sessions: a random cookie token, stored only as a hash, with idle and absolute expiry.
-
-The CSRF token is an HMAC of the session token under a key derived from the secret key
-(settings.derive_key): the browser learns it from the session answers, and a page on another
-site can learn neither.
-"""
+"""Console sign-in sessions: access/sessions.py's rules, on the operators' own table and cookie."""
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from servicematch.access import sessions as shared
+from servicematch.access.sessions import SessionKind
 from servicematch.console.models import Operator, OperatorSession
-from servicematch.delivery.models import as_utc
-from servicematch.kernel.clock import utcnow
 from servicematch.settings import Settings
 
 COOKIE_NAME = "sm_console"
-CSRF_HEADER = "X-CSRF-Token"
-# last_seen_at is written at most this often, so reading pages is not a write per request.
-TOUCH_EVERY = timedelta(seconds=60)
+CONSOLE = SessionKind(table=OperatorSession, account=Operator, owner="operator_id", csrf_purpose="console csrf",
+                      cookie_name=COOKIE_NAME, cookie_path="/")
+
+CSRF_HEADER = shared.CSRF_HEADER
 
 
 @dataclass(frozen=True)
@@ -34,60 +26,36 @@ class SignedIn:
     csrf_token: str
 
 
-def _token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 def csrf_token_for(settings: Settings, token: str) -> str:
-    return hmac.new(settings.derive_key("console csrf"), token.encode(), hashlib.sha256).hexdigest()
+    return shared.csrf_token_for(settings, CONSOLE, token)
 
 
 def csrf_matches(settings: Settings, token: str, given: str | None) -> bool:
-    return bool(given) and hmac.compare_digest(csrf_token_for(settings, token), given or "")
+    return shared.csrf_matches(settings, CONSOLE, token, given)
 
 
 def start_session(session: Session, settings: Settings, *, operator: Operator, ip: str,
                   user_agent: str) -> tuple[str, SignedIn]:
     """Store a new session; returns the cookie's token (never stored) and what the browser is told."""
-    token = secrets.token_urlsafe(32)
-    now = utcnow()
-    row = OperatorSession(token_hash=_token_hash(token), operator_id=operator.id, created_at=now,
-                          last_seen_at=now, expires_at=now + timedelta(hours=settings.console_session_max_hours),
-                          ip=ip[:45], user_agent=(user_agent or "")[:300])
-    session.add(row)
-    session.flush()
+    token, row = shared.open_session(session, CONSOLE, owner_id=operator.id, ip=ip, user_agent=user_agent,
+                                     lifetime=timedelta(hours=settings.console_session_max_hours))
     return token, SignedIn(operator=operator, session_id=row.id, csrf_token=csrf_token_for(settings, token))
 
 
 def resume_session(session: Session, settings: Settings, token: str | None,
                    now: datetime | None = None) -> SignedIn | None:
     """The signed-in operator behind a cookie token, or None when it is unknown, ended or expired."""
-    if not token or len(token) > 200:
-        return None
-    now = now or utcnow()
-    found = session.execute(
-        select(OperatorSession, Operator).join(Operator, Operator.id == OperatorSession.operator_id)
-        .where(OperatorSession.token_hash == _token_hash(token))
-    ).first()
+    found = shared.live_session(session, CONSOLE, token, now=now,
+                                idle=timedelta(minutes=settings.console_session_idle_minutes))
     if found is None:
         return None
     row, operator = found
-    idle_limit = as_utc(row.last_seen_at) + timedelta(minutes=settings.console_session_idle_minutes)
-    if row.ended_at is not None or not operator.active or now >= as_utc(row.expires_at) or now >= idle_limit:
-        return None
-    if now - as_utc(row.last_seen_at) >= TOUCH_EVERY:
-        row.last_seen_at = now
-        session.commit()
-    return SignedIn(operator=operator, session_id=row.id, csrf_token=csrf_token_for(settings, token))
+    return SignedIn(operator=operator, session_id=row.id, csrf_token=csrf_token_for(settings, token or ""))
 
 
 def end_session(session: Session, session_id: str) -> None:
-    session.execute(update(OperatorSession).where(OperatorSession.id == session_id,
-                                                  OperatorSession.ended_at.is_(None))
-                    .values(ended_at=utcnow()))
+    shared.end_session(session, CONSOLE, session_id)
 
 
 def end_all_sessions(session: Session, *, operator_id: str) -> None:
-    session.execute(update(OperatorSession).where(OperatorSession.operator_id == operator_id,
-                                                  OperatorSession.ended_at.is_(None))
-                    .values(ended_at=utcnow()))
+    shared.end_all_sessions(session, CONSOLE, owner_id=operator_id)

@@ -87,9 +87,10 @@ def list_providers(as_json: bool) -> None:
         if row.webhook_paused_until:
             channels += (f"  webhook PAUSED until {row.webhook_paused_until:%Y-%m-%d %H:%M:%S} UTC after "
                          f"{row.webhook_failures} failures ({row.webhook_last_error})")
+        portal = ("  review mode (portal)" if row.mode == "review" else "") + ("  verified" if row.verified_at else "")
         click.echo(safe_text(
             f"{row.id}  {'active ' if row.active else 'DISABLED'}  {row.name} <{row.contact_email}>  "
-            f"services: {', '.join(row.services)}  area: {area}  cap: {row.daily_cap or '-'}  via {channels}"))
+            f"services: {', '.join(row.services)}  area: {area}  cap: {row.daily_cap or '-'}  via {channels}{portal}"))
     if not rows:
         click.echo("no providers yet: add one with `servicematch providers add`")
 

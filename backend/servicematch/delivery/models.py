@@ -15,6 +15,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -52,6 +53,19 @@ class TargetKind:
 LEAD_KINDS = (TargetKind.BUYER, TargetKind.BUYER_POST, TargetKind.PROVIDER_WEBHOOK, TargetKind.PROVIDER_EMAIL)
 
 
+class ProviderMode:
+    # Every matched lead is sent in full, by webhook and/or e-mail (providers added by operators).
+    DIRECT = "direct"
+    # Providers who joined through the portal: each matched lead is to be offered to them first,
+    # to accept or not. Offers are not built yet, so matching leaves these providers out for now.
+    REVIEW = "review"
+
+
+class PausedBy:
+    OPERATOR = "operator"  # only an operator resumes it
+    PROVIDER = "provider"  # the provider paused itself in the portal, and may resume
+
+
 class Provider(Base):
     """A professional who receives matched leads in its services and service area."""
 
@@ -72,6 +86,22 @@ class Provider(Base):
     # Round robin: the provider matched longest ago goes first.
     last_matched_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The portal's profile (servicematch.portal). A ProviderMode.
+    mode: Mapped[str] = mapped_column(String(16), default=ProviderMode.DIRECT, server_default=ProviderMode.DIRECT)
+    # Take each offer at once, without the provider's tap (used once offers exist).
+    auto_accept: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # When leads may come: "Mon-Fri 08:00-18:00 America/Chicago" (routing/hours.py); empty: always.
+    hours: Mapped[str | None] = mapped_column(String(120))
+    # Most a week's accepted leads may cost; stored now, spent against once accepting is charged.
+    weekly_budget_cents: Mapped[int | None] = mapped_column(Integer)
+    # Who set active to false: a PausedBy, None while active.
+    paused_by: Mapped[str | None] = mapped_column(String(16))
+    contact_name: Mapped[str | None] = mapped_column(String(200))
+    phone: Mapped[str | None] = mapped_column(String(10))
+    licence_number: Mapped[str | None] = mapped_column(String(40))
+    licence_state: Mapped[str | None] = mapped_column(String(2))
+    # Set when an operator checked the licence in the console (audited): the verified badge.
+    verified_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class Delivery(Base):

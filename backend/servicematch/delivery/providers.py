@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 
 from servicematch.catalog.loader import CatalogIndex
 from servicematch.delivery.endpoints import webhook_health
-from servicematch.delivery.models import Provider, as_utc, new_id, utcnow
+from servicematch.delivery.models import PausedBy, Provider, as_utc, new_id, utcnow
 from servicematch.delivery.schemas import ProviderCreate, ProviderPublic, ProviderUpdate
 from servicematch.errors import NotFound, ServiceMatchError, validation_fields
 
@@ -77,14 +77,18 @@ def update_provider(
     values["services"] = normalise_services(services=merged.services, catalog=catalog)
     for name, value in values.items():
         setattr(provider, name, value)
+    if "active" in changes.model_fields_set:
+        provider.paused_by = None if provider.active else PausedBy.OPERATOR
     session.flush()
     return provider
 
 
 def disable_provider(*, session: Session, provider_id: str) -> Provider:
-    """Stop matching a provider; deliveries already queued for it still go out."""
+    """Stop matching a provider; deliveries already queued for it still go out. Only an operator
+    resumes it (the portal's resume refuses a provider an operator paused)."""
     provider = get_provider(session=session, provider_id=provider_id)
     provider.active = False
+    provider.paused_by = PausedBy.OPERATOR
     session.flush()
     return provider
 
@@ -97,5 +101,6 @@ def provider_public(provider: Provider) -> ProviderPublic:
         services=provider.services, states=provider.states, zips=provider.zips,
         radius_miles=provider.radius_miles, daily_cap=provider.daily_cap, active=provider.active,
         last_matched_at=as_utc(provider.last_matched_at), created_at=as_utc(provider.created_at),
+        mode=provider.mode, paused_by=provider.paused_by, verified_at=as_utc(provider.verified_at),
         **webhook_health(provider),
     )

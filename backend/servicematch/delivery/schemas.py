@@ -144,6 +144,12 @@ class ProviderPublic(BaseModel):
     active: bool
     last_matched_at: datetime | None
     created_at: datetime
+    # "direct" (leads sent in full) or "review" (joined through the portal: waits for offers).
+    mode: str = "direct"
+    # Who paused the provider ("operator" or "provider"); None while active.
+    paused_by: str | None = None
+    # When an operator checked the provider's licence: its verified badge.
+    verified_at: datetime | None = None
     # The webhook's circuit breaker: paused after failures in a row until a probe succeeds.
     webhook_paused_until: datetime | None = None
     webhook_failures: int = 0

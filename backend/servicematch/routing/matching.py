@@ -1,4 +1,4 @@
-"""Pick up to three providers for a lead: its service, its area, under their cap, fairly."""
+"""Pick up to three providers for a lead: its service, its area, its hours, under their cap, fairly."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import zipcodes
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from servicematch.delivery.models import Delivery, Provider, as_utc
+from servicematch.delivery.models import Delivery, Provider, ProviderMode, as_utc
+from servicematch.routing.hours import open_now
 
 MAX_PROVIDERS_PER_LEAD = 3
 EARTH_RADIUS_MILES = 3958.8
@@ -86,11 +87,12 @@ def _sent_today(*, session: Session, provider_ids: list[str], now: datetime) -> 
 
 
 def _active_providers(session: Session) -> list[Provider]:
-    """Active providers, read once per transaction: the leads of a batch share one read."""
+    """Active providers sent leads in full, read once per transaction: the leads of a batch share
+    one read. Providers in review mode wait for offers, which are not built yet."""
     transaction = session.get_transaction()
     read_in, providers = session.info.get(ACTIVE_PROVIDERS_KEY, (None, None))
     if providers is None or transaction is None or read_in is not transaction:
-        query = select(Provider).where(Provider.active.is_(True))
+        query = select(Provider).where(Provider.active.is_(True), Provider.mode == ProviderMode.DIRECT)
         if session.get_bind().dialect.name == "postgresql":
             # Held to the commit: two workers never both see a provider under its cap.
             query = query.with_for_update()
@@ -103,12 +105,14 @@ def match_providers(
     *, session: Session, vertical: str, service: str, state: str | None, zip_code: str | None,
     now: datetime, limit: int = MAX_PROVIDERS_PER_LEAD,
 ) -> list[Provider]:
-    """The active providers for this lead, under their daily cap, least recently matched first."""
+    """The active providers for this lead, within their hours, under their daily cap, least
+    recently matched first."""
     active = _active_providers(session)
     candidates = [
         provider for provider in active
         if offers_service(provider, vertical=vertical, service=service)
         and serves_location(provider, state=state, zip_code=zip_code)
+        and open_now(provider.hours, now)
     ]
     if not candidates:
         return []

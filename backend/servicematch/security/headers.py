@@ -15,9 +15,10 @@ PERMISSIONS_POLICY = ("accelerometer=(), autoplay=(), camera=(), display-capture
                       "interest-cohort=()")
 # Two years, subdomains included: what the HSTS preload list asks for.
 HSTS = "max-age=63072000; includeSubDomains"
-# Answers about operators, leads, a person's privacy requests and what became of their request: no
-# browser or proxy keeps a copy.
-PRIVATE_PREFIXES = ("/api/console/", "/api/privacy/", "/api/admin/", "/api/leads/")
+# Answers about operators, providers, leads, applications, a person's privacy requests and what became
+# of their request: no browser or proxy keeps a copy.
+PRIVATE_PREFIXES = ("/api/console/", "/api/privacy/", "/api/admin/", "/api/leads/", "/api/pro/",
+                    "/api/partner/applications")
 NO_STORE = {"Cache-Control": "no-store"}
 
 

@@ -14,7 +14,7 @@ from servicematch.catalog.schema import Category, ServiceConfig
 
 from .routes import Route, match_route, routes
 
-PageKind = Literal["home", "category", "service", "funnel", "static", "modal", "admin", "not-found"]
+PageKind = Literal["home", "category", "service", "funnel", "static", "modal", "admin", "portal", "not-found"]
 
 
 @dataclass(frozen=True)

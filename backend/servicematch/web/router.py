@@ -26,6 +26,17 @@ NOT_BUILT = (
     "<!doctype html><title>ServiceMatch</title><h1>The site is not built yet</h1>"
     "<p>Run <code>make run</code> (or <code>make build</code>) to build the frontend.</p>"
 )
+# The console's and the portal's pages: built pages of their own, kept out of search engines.
+NOINDEX = {"X-Robots-Tag": "noindex, nofollow", "Cache-Control": REVALIDATE}
+
+
+def entry_page(page: Path, title: str) -> Response:
+    """A route's own built page (routes.json "entry"), never indexed; 503 until it is built."""
+    if not page.is_file():
+        return HTMLResponse(f"<!doctype html><meta name=robots content=noindex><title>{title}</title>"
+                            f"<h1>The {title.lower()} is not built yet</h1><p>Run <code>make build</code>.</p>",
+                            status_code=503, headers=NOINDEX)
+    return FileResponse(page, media_type="text/html", headers=NOINDEX)
 
 
 def _resolve_file(static_dir: Path, path: str) -> Path | None:
@@ -86,10 +97,11 @@ def install_site(app: FastAPI, settings: Settings, catalog: CatalogIndex) -> Non
         if file is not None:
             cache = IMMUTABLE if path.startswith("assets/") else REVALIDATE
             return FileResponse(file, headers={"Cache-Control": cache})
+        page = resolve_page(catalog, request.url.path)
+        if page.route is not None and page.route.entry != "index.html":
+            return entry_page(static_dir / page.route.entry, page.route.title or "page")
         if not document.available():
             return HTMLResponse(NOT_BUILT, status_code=503)
-        # /admin/* never gets here: the console answers it with its own entry (console/router.py).
-        page = resolve_page(catalog, request.url.path)
         meta = page_meta(catalog, page, origin=origin, brand=brand)
         # Unknown pages still get the app (it draws the error screen) but say 404 to crawlers.
         markup = prerendered.markup(page.path) if page.route and page.route.prerender else None

@@ -15,7 +15,7 @@ from typing import Literal
 
 ROUTES_FILE = Path(__file__).with_name("routes.json")
 
-RouteKind = Literal["home", "category", "static", "modal", "funnel", "admin", "service"]
+RouteKind = Literal["home", "category", "static", "modal", "funnel", "admin", "portal", "service"]
 
 
 @dataclass(frozen=True)

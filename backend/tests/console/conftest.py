@@ -11,6 +11,7 @@ import pytest
 from argon2 import PasswordHasher, profiles
 from console_api_support import PASSWORD, Receiver, sign_in
 
+from servicematch.access import passwords
 from servicematch.console import accounts
 from servicematch.settings import Settings
 from servicematch.workers import make_worker
@@ -21,7 +22,7 @@ def cheapest_password_hashing(monkeypatch):
     """Argon2id at its lowest cost: these tests are about what the hash guards, and the default
     (RFC 9106 low-memory, about half a second here) would make each sign-in cost that much.
     test_signin.py checks the default's parameters."""
-    monkeypatch.setattr(accounts, "_hasher", PasswordHasher.from_parameters(profiles.CHEAPEST))
+    monkeypatch.setattr(passwords, "_hasher", PasswordHasher.from_parameters(profiles.CHEAPEST))
 
 
 @pytest.fixture

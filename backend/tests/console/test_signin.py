@@ -10,6 +10,7 @@ from argon2 import Type
 from console_api_support import PASSWORD, sign_in
 from sqlalchemy import select, update
 
+from servicematch.access import passwords
 from servicematch.console import accounts
 from servicematch.console.models import AuditEntry, OperatorSession
 from servicematch.console.sessions import COOKIE_NAME
@@ -57,7 +58,7 @@ def test_wrong_password_and_unknown_account_get_the_same_answer_and_are_audited(
                                                                                 monkeypatch):
     email = add_operator("admin")
     verified = []
-    real = accounts._hasher
+    real = passwords._hasher
 
     class CountingHasher:
         def verify(self, stored: str, password: str) -> bool:
@@ -67,7 +68,7 @@ def test_wrong_password_and_unknown_account_get_the_same_answer_and_are_audited(
         def hash(self, password: str) -> str:
             return real.hash(password)
 
-    monkeypatch.setattr(accounts, "_hasher", CountingHasher())
+    monkeypatch.setattr(passwords, "_hasher", CountingHasher())
     wrong = client.post("/api/console/session", json={"email": email, "password": "not the password"})
     unknown = client.post("/api/console/session", json={"email": "nobody@example.com", "password": PASSWORD})
     assert wrong.status_code == unknown.status_code == 401
@@ -177,8 +178,8 @@ def _operator_id(app, email: str) -> str:
 
 def test_passwords_are_hashed_at_rfc_9106_cost():
     # The other console tests hash at the lowest cost (conftest); the server never does.
-    assert accounts.PASSWORD_HASHING.type is Type.ID
-    assert accounts.PASSWORD_HASHING.memory_cost >= 64 * 1024 and accounts.PASSWORD_HASHING.time_cost >= 3
+    assert passwords.PASSWORD_HASHING.type is Type.ID
+    assert passwords.PASSWORD_HASHING.memory_cost >= 64 * 1024 and passwords.PASSWORD_HASHING.time_cost >= 3
 
 
 def test_passwords_are_argon2id_and_short_ones_are_refused(app):

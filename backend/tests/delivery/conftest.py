@@ -138,13 +138,13 @@ def add_provider(app):
 
     def add(name: str, *, services=("hvac",), states=("TX",), zips=(), radius_miles=None,
             daily_cap=None, webhook_url=None, webhook_secret=None, active=True,
-            contact_email=None) -> Provider:
+            contact_email=None, **profile) -> Provider:
         with app.state.session_factory() as session:
             provider = Provider(
                 name=name, contact_email=contact_email or f"{name.lower().replace(' ', '.')}@example.com",
                 services=list(services), states=list(states), zips=list(zips), radius_miles=radius_miles,
                 daily_cap=daily_cap, webhook_url=webhook_url, webhook_secret=webhook_secret,
-                active=active, created_at=utcnow(),
+                active=active, created_at=utcnow(), **profile,
             )
             session.add(provider)
             session.commit()

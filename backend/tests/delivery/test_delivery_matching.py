@@ -1,18 +1,21 @@
-"""Matching: service, area (states, ZIPs, radius), daily caps, at most three, round robin."""
+"""Matching: service, area (states, ZIPs, radius), hours, daily caps, at most three, round robin;
+providers in review mode wait for offers."""
 
 from __future__ import annotations
+
+from datetime import UTC, datetime
 
 import pytest
 from delivery_support import deliveries_of
 
-from servicematch.delivery.models import utcnow
+from servicematch.delivery.models import ProviderMode, utcnow
 from servicematch.delivery.outbox import matched_provider_names
 from servicematch.routing.matching import match_providers
 
 
-def _matched(session_factory, **lead):
+def _matched(session_factory, now=None, **lead):
     with session_factory() as session:
-        return [p.name for p in match_providers(session=session, now=utcnow(), **lead)]
+        return [p.name for p in match_providers(session=session, now=now or utcnow(), **lead)]
 
 
 AUSTIN = {"vertical": "services", "service": "hvac", "state": "TX", "zip_code": "78701"}
@@ -44,6 +47,23 @@ def test_only_active_providers_of_the_service_in_the_area_match(add_provider, se
     add_provider("Dallas Air", states=[], zips=["75201"])
 
     assert sorted(_matched(session_factory, **AUSTIN)) == ["Downtown Air", "Texas Air"]
+
+
+def test_providers_in_review_mode_are_not_matched_until_offers_exist(add_provider, session_factory):
+    add_provider("Joined Through The Portal", mode=ProviderMode.REVIEW)
+    add_provider("Added By An Operator")
+
+    assert _matched(session_factory, **AUSTIN) == ["Added By An Operator"]
+
+
+def test_a_provider_with_hours_is_matched_only_within_them(add_provider, session_factory):
+    add_provider("Weekday Air", hours="Mon-Fri 08:00-18:00 America/Chicago")
+    add_provider("Always Air")
+    # Wednesday 2026-11-25: 15:00 UTC is 09:00 in Chicago, 02:00 UTC is Tuesday 20:00 there.
+    open_hour, closed_hour = datetime(2026, 11, 25, 15, tzinfo=UTC), datetime(2026, 11, 25, 2, tzinfo=UTC)
+
+    assert sorted(_matched(session_factory, now=open_hour, **AUSTIN)) == ["Always Air", "Weekday Air"]
+    assert _matched(session_factory, now=closed_hour, **AUSTIN) == ["Always Air"]
 
 
 def test_a_radius_reaches_nearby_zips_only(add_provider, session_factory):

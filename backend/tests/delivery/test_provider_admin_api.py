@@ -36,10 +36,13 @@ def test_add_list_change_and_disable_a_provider(client):
     changed = client.patch(f"/api/admin/providers/{provider['id']}", json={"daily_cap": 3}, headers=AUTH)
     assert changed.json()["daily_cap"] == 3
     disabled = client.post(f"/api/admin/providers/{provider['id']}/disable", headers=AUTH)
-    assert disabled.json()["active"] is False
+    assert (disabled.json()["active"], disabled.json()["paused_by"]) == (False, "operator")
     [listed] = client.get("/api/admin/providers", headers=AUTH).json()
     assert (listed["name"], listed["active"], listed["services"]) == ("Cool Air", False,
                                                                       ["hvac", "legal/debt-relief"])
+    assert (listed["mode"], listed["verified_at"]) == ("direct", None)
+    resumed = client.patch(f"/api/admin/providers/{provider['id']}", json={"active": True}, headers=AUTH)
+    assert (resumed.json()["active"], resumed.json()["paused_by"]) == (True, None)
 
 
 def test_bad_input_is_a_clear_json_error(client):

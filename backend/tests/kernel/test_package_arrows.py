@@ -1,7 +1,9 @@
 """Arrows between packages point one way: a room imports only the rooms below it and the plumbing.
 
 A lead flows down the rooms in LEVELS (intake, then delivery's outbox, privacy, routing, the
-reports, the console); each may import the levels before it, never one after. Plumbing (the
+reports, the console); each may import the levels before it, never one after. Signing in
+(`access`: passwords, sessions, throttling, the audit log) sits below the two rooms people sign
+in to, the provider portal and the console. Plumbing (the
 clock and ids, signing and the guarded HTTP client, SMTP, settings) imports no room. Composition
 roots (app, cli, workers, the worker process, the model registry, the routes' dependencies, the
 site) put the rooms together and may import any of them; no room imports a root but `db` and
@@ -25,6 +27,8 @@ LEVELS = [
     {"privacy"},
     {"routing"},
     {"reporting"},
+    {"access"},
+    {"portal"},
     {"console", "ops", "security"},
 ]
 

@@ -38,12 +38,14 @@ def test_every_route_is_well_formed():
     for route in table:
         assert route.path.startswith("/")
         assert not (route.sitemap and not route.indexable), route.path
-        assert route.screen is None or route.kind != "admin", route.path  # the console has its own entry
+        # The console and the portal have entries of their own.
+        assert route.screen is None or route.entry == "index.html", route.path
 
 
-def test_the_console_has_its_own_entry_and_is_never_indexed(client):
-    route, _ = match_route("/admin/leads")
-    assert (route.entry, route.indexable, route.sitemap, route.prerender) == ("admin.html", False, False, False)
+@pytest.mark.parametrize(("path", "entry"), [("/admin/leads", "admin.html"), ("/pro/welcome", "pro.html")])
+def test_the_console_and_the_portal_have_their_own_entry_and_are_never_indexed(path, entry):
+    route, _ = match_route(path)
+    assert (route.entry, route.indexable, route.sitemap, route.prerender) == (entry, False, False, False)
 
 
 def test_funnel_pages_are_the_ones_the_router_shows_without_site_navigation():

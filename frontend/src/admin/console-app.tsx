@@ -23,6 +23,7 @@ const router = createBrowserRouter(
         { path: `${PATHS.leads}/:id`, ...page(() => import('./leads/lead-page')) },
         { path: PATHS.deliveries, ...page(() => import('./deliveries-page')) },
         { path: PATHS.providers, ...page(() => import('./providers/providers-page')) },
+        { path: PATHS.applications, ...page(() => import('./applications/applications-page')) },
         { path: PATHS.buyers, ...page(() => import('./buyers/buyers-page')) },
         { path: PATHS.audit, ...page(() => import('./audit-page')) },
         { path: '*', element: <ErrorNotice message="There is no console page at this address." /> },

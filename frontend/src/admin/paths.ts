@@ -7,6 +7,7 @@ export const PATHS = {
   lead: (id: string | number) => `/leads/${encodeURIComponent(String(id))}`,
   deliveries: '/deliveries',
   providers: '/providers',
+  applications: '/applications',
   buyers: '/buyers',
   audit: '/audit',
 } as const

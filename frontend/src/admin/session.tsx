@@ -1,5 +1,6 @@
-import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react'
-import { ConsoleError, request, setCsrfToken, setSignedOutHandler } from './api'
+import { createContext, useContext, type ReactNode } from 'react'
+import { useSessionState } from '../lib/session-state'
+import { client } from './api'
 import type { Operator, SessionAnswer } from './types'
 
 interface SessionState {
@@ -14,44 +15,9 @@ interface SessionState {
 const SessionContext = createContext<SessionState | null>(null)
 
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const [operator, setOperator] = useState<Operator | null>(null)
-  const [checking, setChecking] = useState(true)
-  const [loadError, setLoadError] = useState<string | null>(null)
-
-  const signedIn = useCallback((answer: SessionAnswer) => {
-    setLoadError(null)
-    setCsrfToken(answer.csrfToken)
-    setOperator(answer.operator)
-  }, [])
-
-  const signedOut = useCallback(() => {
-    setCsrfToken('')
-    setOperator(null)
-  }, [])
-
-  useEffect(() => {
-    setSignedOutHandler(() => {
-      signedOut()
-      setLoadError('Your session has ended. Sign in again to go on.')
-    })
-    request<SessionAnswer>('GET', '/session')
-      .then(signedIn)
-      .catch((error: ConsoleError) => {
-        if (error.status !== 401) setLoadError(error.message)
-      })
-      .finally(() => setChecking(false))
-  }, [signedIn, signedOut])
-
-  const signOut = useCallback(async () => {
-    try {
-      await request('DELETE', '/session')
-    } finally {
-      signedOut()
-    }
-  }, [signedOut])
-
+  const { session, checking, notice, signedIn, signOut } = useSessionState<SessionAnswer>(client)
   return (
-    <SessionContext.Provider value={{ operator, checking, loadError, signedIn, signOut }}>
+    <SessionContext.Provider value={{ operator: session?.operator ?? null, checking, loadError: notice, signedIn, signOut }}>
       {children}
     </SessionContext.Provider>
   )

@@ -199,6 +199,13 @@ export interface Provider {
   // Set by the delivery worker while the provider's endpoint keeps failing.
   paused?: boolean
   leadsToday: number
+  // The portal: 'review' for providers who joined through it (offers, once built); who paused it.
+  mode?: 'direct' | 'review'
+  pausedBy?: 'operator' | 'provider' | null
+  licenceNumber?: string | null
+  licenceState?: string | null
+  verified?: boolean
+  portalAccount?: 'none' | 'invited' | 'active'
 }
 
 export interface Buyer {

@@ -59,8 +59,9 @@ function screenElement(route: ManifestRoute) {
   return screen ? <screen.Component /> : null
 }
 
-// The public site's routes; the operator console (admin.html) has a router of its own.
-const siteRoutes = manifestRoutes.filter((route) => route.kind !== 'admin')
+// The public site's routes; the operator console (admin.html) and the provider portal (pro.html)
+// are pages of their own, each with a router of its own.
+const siteRoutes = manifestRoutes.filter((route) => (route.entry ?? 'index.html') === 'index.html')
 
 // A route whose screen module does not exist (yet) is left out, so it is a 404, not a blank page.
 const available = siteRoutes.filter((route) => route.screen === null || screens.has(route.screen))

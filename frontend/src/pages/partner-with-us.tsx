@@ -1,6 +1,11 @@
+import { lazy, Suspense, useEffect, useState } from 'react'
 import { buttonClasses } from '../components/button-classes'
 import { SectionHeading } from '../components/section-heading'
 import { StaticPage } from './static-page'
+
+// The form comes in a chunk of its own once the page is up: the page itself stays as light as
+// the other text pages, and its pre-rendered HTML needs no form to hydrate.
+const ApplicationForm = lazy(() => import('../features/partner-application/application-form'))
 
 const PARTNER_EMAIL = 'partners@servicematch.example'
 
@@ -20,12 +25,33 @@ const REASONS = [
   'A dedicated partner team to help you succeed',
 ]
 
+function ApplySection() {
+  const [mounted, setMounted] = useState(false)
+  useEffect(() => setMounted(true), [])
+  return (
+    <section id="apply" aria-labelledby="apply-heading" className="mt-14 scroll-mt-24 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8">
+      <h2 id="apply-heading" className="text-2xl font-bold text-brand-900">Apply to join</h2>
+      <p className="mt-2 text-slate-600">Tell us about your business, the services you offer and where you work.</p>
+      <div className="mt-6">
+        {mounted ? (
+          <Suspense fallback={<p role="status" className="text-slate-600">Loading the application form…</p>}>
+            <ApplicationForm />
+          </Suspense>
+        ) : (
+          <p className="text-slate-600">Loading the application form…</p>
+        )}
+      </div>
+    </section>
+  )
+}
+
 export default function PartnerWithUsPage() {
   return (
     <StaticPage
       title="Partner With Us"
       lead="Join our network of trusted professionals and connect with consumers looking for your services."
     >
+      <a href="#apply" className={buttonClasses('primary', 'mb-10')}>Apply to join</a>
       <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
         {BENEFITS.map((benefit) => (
           <li key={benefit.title} className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
@@ -45,8 +71,9 @@ export default function PartnerWithUsPage() {
           ))}
         </ul>
       </section>
+      <ApplySection />
       <section aria-labelledby="contact-sales" className="mt-14 rounded-2xl bg-brand-900 p-8 text-center text-white">
-        <h2 id="contact-sales" className="text-2xl font-bold">Ready to grow your business?</h2>
+        <h2 id="contact-sales" className="text-2xl font-bold">Questions first?</h2>
         <p className="mt-2 text-brand-100">Our partner team will walk you through how it works.</p>
         <a href={`mailto:${PARTNER_EMAIL}?subject=Partner%20With%20Us`} className={buttonClasses('primary', 'mt-6')}>
           Contact Us Now

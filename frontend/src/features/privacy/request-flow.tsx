@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { Button } from '../../components/button'
 import { AccessReportView } from './access-report'
 import { startRequest, verifyRequest, type RightKind, type Started, type Verified } from './privacy-api'
-import { PrivacyField } from './text-field'
+import { LabelledInput } from '../../components/labelled-input'
 
 export interface RightOption {
   kind: RightKind
@@ -107,7 +107,7 @@ export function RequestFlow({ rights, allowPhone = false }: { rights: RightOptio
           Enter your code
         </h2>
         <p className="text-slate-700">{started.message}</p>
-        <PrivacyField
+        <LabelledInput
           id="privacy-code-input"
           label="6-digit code"
           inputMode="numeric"
@@ -176,7 +176,7 @@ export function RequestFlow({ rights, allowPhone = false }: { rights: RightOptio
         </fieldset>
       ) : null}
       {by === 'email' ? (
-        <PrivacyField
+        <LabelledInput
           id="privacy-email"
           label="E-mail address"
           hint="We send a one-time code to this address to confirm it is yours."
@@ -187,7 +187,7 @@ export function RequestFlow({ rights, allowPhone = false }: { rights: RightOptio
           error={errors.email}
         />
       ) : (
-        <PrivacyField
+        <LabelledInput
           id="privacy-phone"
           label="Phone number"
           hint="We send a one-time code to the e-mail address you gave us with this number."
@@ -199,7 +199,7 @@ export function RequestFlow({ rights, allowPhone = false }: { rights: RightOptio
         />
       )}
       {kind === 'correct' ? (
-        <PrivacyField
+        <LabelledInput
           id="privacy-correction"
           label="What should we correct?"
           hint="For example: my last name is spelled Garcia, not Garsia."

@@ -1,7 +1,7 @@
 import type { InputHTMLAttributes } from 'react'
 
 /** A labelled input whose error line is announced as it appears. */
-export function PrivacyField({
+export function LabelledInput({
   id,
   label,
   hint,

@@ -1,0 +1,5 @@
+"""Signing in, shared by the operator console and the provider portal: Argon2id passwords, TOTP,
+database sessions with their CSRF tokens, sign-in throttling and the audit log it counts from.
+
+Each of the two keeps its own accounts, session table and cookie; only the rules are shared.
+"""

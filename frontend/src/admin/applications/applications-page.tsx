@@ -1,0 +1,118 @@
+import { Check, X } from 'lucide-react'
+import { useState, type FormEvent } from 'react'
+import type { components } from '../../lib/api-schema'
+import { request } from '../api'
+import { useCardAction } from '../directory-parts'
+import { useOperator } from '../session'
+import { useApi } from '../use-api'
+import { buttonClass, Card, ErrorNotice, Field, formatPhone, formatTime, inputClass, Loading, PageTitle, StatusBadge, SuccessNotice } from '../ui'
+
+type Application = components['schemas']['ApplicationItem']
+type Decision = components['schemas']['Decision']
+
+const STATUSES = [
+  { value: 'pending', label: 'Waiting for review' },
+  { value: 'approved', label: 'Approved' },
+  { value: 'rejected', label: 'Rejected' },
+  { value: 'unconfirmed', label: 'E-mail not confirmed' },
+]
+
+function mailNote(decision: Decision, done: string): [boolean, string] {
+  return decision.email.sent ? [true, done] : [false, `${done.split(':')[0]}, but the e-mail was not sent: ${decision.email.error}`]
+}
+
+/** One application; a decision updates it in place, so its outcome stays in sight until the list is reloaded. */
+function ApplicationCard({ application: listed, isAdmin }: { application: Application; isAdmin: boolean }) {
+  const [application, setApplication] = useState(listed)
+  const { run, notice, error, busy } = useCardAction()
+  const [rejecting, setRejecting] = useState(false)
+  const [reason, setReason] = useState('')
+  const path = `/applications/${encodeURIComponent(application.id)}`
+  const area = application.states.length ? application.states.join(', ')
+    : `${application.zips.join(', ')}${application.radiusMiles ? ` (+${application.radiusMiles} mi)` : ''}`
+
+  const approve = () => run(() => request<Decision>('POST', `${path}/approve`), (decision) => {
+    setApplication(decision.application)
+    return mailNote(decision, `Approved: ${application.businessName} is a provider in review mode and was e-mailed an invitation.`)
+  })
+  const reject = (event: FormEvent) => {
+    event.preventDefault()
+    void run(() => request<Decision>('POST', `${path}/reject`, { reason }), (decision) => {
+      setApplication(decision.application)
+      return mailNote(decision, 'Rejected: the applicant was e-mailed the reason.')
+    })
+  }
+
+  return (
+    <Card title={application.businessName} actions={<StatusBadge status={application.status} />}>
+      <dl className="grid grid-cols-[6.5rem_1fr] gap-x-3 gap-y-1 text-sm">
+        <dt className="text-slate-500">Contact</dt><dd className="min-w-0 break-words">{application.contactName}</dd>
+        <dt className="text-slate-500">E-mail</dt><dd className="min-w-0 break-all">{application.email}</dd>
+        <dt className="text-slate-500">Phone</dt><dd>{formatPhone(application.phone)}</dd>
+        <dt className="text-slate-500">Services</dt><dd className="min-w-0 break-words">{application.services.join(', ')}</dd>
+        <dt className="text-slate-500">Area</dt><dd className="min-w-0 break-words">{area}</dd>
+        <dt className="text-slate-500">Licence</dt>
+        <dd>{application.licenceNumber ? `${application.licenceNumber} (${application.licenceState})` : '—'}</dd>
+        <dt className="text-slate-500">Received</dt><dd>{formatTime(application.createdAt)}</dd>
+        {application.decidedAt && (<>
+          <dt className="text-slate-500">Decided</dt><dd className="min-w-0 break-words">{formatTime(application.decidedAt)} by {application.decidedBy}</dd>
+        </>)}
+        {application.rejectReason && (<>
+          <dt className="text-slate-500">Reason</dt><dd className="min-w-0 break-words">{application.rejectReason}</dd>
+        </>)}
+      </dl>
+      <div className="mt-3 space-y-2">
+        <ErrorNotice message={error} />
+        <SuccessNotice message={notice} />
+      </div>
+      {isAdmin && application.status === 'pending' && !rejecting && (
+        <div className="mt-3 flex flex-wrap gap-2">
+          <button type="button" className={buttonClass('primary')} disabled={busy} onClick={() => void approve()}
+            aria-label={`Approve ${application.businessName}`}>
+            <Check size={16} aria-hidden="true" /> Approve and invite
+          </button>
+          <button type="button" className={buttonClass('danger')} disabled={busy} onClick={() => setRejecting(true)}
+            aria-label={`Reject ${application.businessName}`}>
+            <X size={16} aria-hidden="true" /> Reject
+          </button>
+        </div>
+      )}
+      {rejecting && application.status === 'pending' && (
+        <form onSubmit={reject} className="mt-3 space-y-2" aria-label={`Reject ${application.businessName}`}>
+          <Field label="Reason (e-mailed to the applicant)">
+            <textarea className={inputClass} rows={3} required maxLength={2000} value={reason}
+              onChange={(e) => setReason(e.currentTarget.value)} />
+          </Field>
+          <div className="flex flex-wrap gap-2">
+            <button type="submit" className={buttonClass('danger')} disabled={busy}>Send the rejection</button>
+            <button type="button" className={buttonClass('secondary')} onClick={() => setRejecting(false)}>Cancel</button>
+          </div>
+        </form>
+      )}
+    </Card>
+  )
+}
+
+export default function ApplicationsPage() {
+  const { isAdmin } = useOperator()
+  const [status, setStatus] = useState('pending')
+  const { data, error, loading } = useApi<{ items: Application[] }>(`/applications?status=${status}`)
+  return (
+    <>
+      <PageTitle>Applications</PageTitle>
+      <div className="mb-4 max-w-xs">
+        <Field label="Show">
+          <select className={inputClass} value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
+            {STATUSES.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
+          </select>
+        </Field>
+      </div>
+      <ErrorNotice message={error} />
+      {loading && !data && <Loading />}
+      {data && data.items.length === 0 && <p className="text-sm text-slate-500">No applications here.</p>}
+      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+        {data?.items.map((a) => <ApplicationCard key={a.id} application={a} isAdmin={isAdmin} />)}
+      </div>
+    </>
+  )
+}

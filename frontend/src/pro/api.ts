@@ -1,0 +1,24 @@
+// The portal's API client (/api/pro, backend/servicematch/portal/router.py) and its shapes, from
+// the server's OpenAPI schema (lib/api-schema.ts).
+import type { components } from '../lib/api-schema'
+import { createSessionClient, SessionApiError } from '../lib/session-client'
+
+type Schemas = components['schemas']
+
+export type PortalSession = Schemas['PortalSession']
+export type PortalAccount = Schemas['PortalAccount']
+export type Profile = Schemas['ProviderProfile']
+export type ProfileChanges = Schemas['ProviderProfileChanges']
+export type Hours = Schemas['ProviderHours']
+export type TotpSetup = Schemas['PortalTotpSetup']
+export type Day = Hours['days'][number]
+export type TimeZone = Hours['timeZone']
+
+export { SessionApiError as PortalError }
+
+// Signing in and choosing a password by link answer 401 for a refusal, which is no sign-out.
+export const client = createSessionClient('/api/pro', ['/session', '/password'])
+export const { request } = client
+
+/** Everything about a provider lives under its own id; the server answers 404 for any other. */
+export const providerPath = (id: string, rest = '') => `/providers/${encodeURIComponent(id)}${rest}`

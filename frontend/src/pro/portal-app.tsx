@@ -1,0 +1,49 @@
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react'
+import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router'
+import { PortalLayout } from './layout'
+import { BASENAME, PATHS } from './paths'
+import { SessionProvider, useSession } from './session'
+import { SignIn } from './sign-in'
+import { ErrorNotice, Loading } from './ui'
+
+// Each page is its own chunk: the sign-in form does not wait for the profile's form.
+const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'element'> => {
+  const Page = lazy(load)
+  return { element: <Suspense fallback={<Loading />}><Page /></Suspense> }
+}
+const ChoosePassword = lazy(() => import('./choose-password-page'))
+
+function SignedInOnly({ children }: { children: ReactNode }) {
+  const { session, checking } = useSession()
+  if (checking) return <Loading label="Checking your session…" />
+  // Signed out on any path: sign in here, then the page asked for opens.
+  return session ? children : <SignIn />
+}
+
+const router = createBrowserRouter(
+  [
+    // Pages reached from a mailed link or before signing in.
+    { path: PATHS.welcome, element: <Suspense fallback={<Loading />}><ChoosePassword welcome /></Suspense> },
+    { path: PATHS.reset, element: <Suspense fallback={<Loading />}><ChoosePassword welcome={false} /></Suspense> },
+    { path: PATHS.forgot, ...page(() => import('./forgot-page')) },
+    { path: PATHS.confirmEmail, ...page(() => import('./confirm-email-page')) },
+    {
+      path: '/',
+      element: <SignedInOnly><PortalLayout /></SignedInOnly>,
+      children: [
+        { index: true, ...page(() => import('./profile/profile-page')) },
+        { path: PATHS.security, ...page(() => import('./security-page')) },
+        { path: '*', element: <ErrorNotice message="There is no portal page at this address." /> },
+      ],
+    },
+  ],
+  { basename: BASENAME },
+)
+
+export function PortalApp() {
+  return (
+    <SessionProvider>
+      <RouterProvider router={router} />
+    </SessionProvider>
+  )
+}
