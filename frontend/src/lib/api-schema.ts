@@ -347,6 +347,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/console/deliveries/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many deliveries are failed, rejected and pending now */
+        get: operations["count_deliveries_api_console_deliveries_counts_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/console/deliveries/retry": {
         parameters: {
             query?: never;
@@ -388,7 +405,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Leads, newest first; q is a requestId, e-mail or phone */
+        /** Leads, newest first; q is a reference, requestId, e-mail or phone */
         get: operations["list_leads_api_console_leads_get"];
         put?: never;
         post?: never;
@@ -614,6 +631,23 @@ export interface paths {
         };
         /** Liveness and database reachability */
         get: operations["health_api_health_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leads/{request_id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What became of a submitted lead: routing under way or finished, and who received it */
+        get: operations["read_lead_status_api_leads__request_id__status_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1448,8 +1482,12 @@ export interface components {
             leadId: string;
             /** Providers */
             providers: string[];
+            /** Reference */
+            reference: string;
             /** Requestid */
             requestId: string;
+            /** Statustoken */
+            statusToken: string;
         };
         /**
          * LeadFormSubmission
@@ -1481,6 +1519,29 @@ export interface components {
              * @constant
              */
             sid: 143;
+        };
+        /** LeadStatus */
+        LeadStatus: {
+            /**
+             * Companies
+             * @description Who received the consumer's details, by name (empty until finished)
+             */
+            companies: string[];
+            /**
+             * Finished
+             * @description Routing has decided and every delivery to a company has settled
+             */
+            finished: boolean;
+            /**
+             * Receiptemail
+             * @description The consent receipt e-mail is sent or on its way
+             */
+            receiptEmail: boolean;
+            /**
+             * Reference
+             * @description The lead's reference, as the consumer is shown it: 7K3M-Q9TX
+             */
+            reference: string;
         };
         /** LinkToken */
         LinkToken: {
@@ -3838,6 +3899,82 @@ export interface operations {
             };
         };
     };
+    count_deliveries_api_console_deliveries_counts_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: number;
+                    };
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     retry_bulk_api_console_deliveries_retry_post: {
         parameters: {
             query?: never;
@@ -5257,6 +5394,68 @@ export interface operations {
             };
             /** @description The request is not valid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    read_lead_status_api_leads__request_id__status_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The submit answer's statusToken */
+                "X-Status-Token"?: string;
+            };
+            path: {
+                /** @description The requestId the lead was submitted with */
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeadStatus"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests from this address; Retry-After says when to come back */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
