@@ -31,7 +31,13 @@ def server_database_url(tmp_path_factory) -> str:
 
 
 @pytest.fixture(scope="session")
-def live_server(server_database_url: str) -> Iterator[str]:
+def server_mail_dir(tmp_path_factory) -> Path:
+    """The live server's local mailbox (no SMTP host): the tests read what it sent there."""
+    return tmp_path_factory.mktemp("mail")
+
+
+@pytest.fixture(scope="session")
+def live_server(server_database_url: str, server_mail_dir: Path) -> Iterator[str]:
     """`servicematch serve` as a user runs it, on its own port and database."""
     if not (STATIC_DIR / "index.html").is_file():
         pytest.fail(f"{STATIC_DIR} is missing: run `make build` (make test does) before browser tests")
@@ -44,6 +50,8 @@ def live_server(server_database_url: str) -> Iterator[str]:
         # Every browser test submits from 127.0.0.1; the per-IP limit is for real visitors.
         "SERVICEMATCH_SUBMIT_RATE_LIMIT": "10000",
         "SERVICEMATCH_EVENTS_RATE_LIMIT": "100000",
+        "SERVICEMATCH_PARTNER_APPLICATION_RATE_LIMIT": "1000",
+        "SERVICEMATCH_MAIL_DIR": str(server_mail_dir),
         "SERVICEMATCH_STATIC_DIR": str(STATIC_DIR),
         "HOST": "127.0.0.1",
         "PORT": str(port),
