@@ -32,7 +32,7 @@ def server_database_url(tmp_path_factory) -> str:
 
 @pytest.fixture(scope="session")
 def server_mail_dir(tmp_path_factory) -> Path:
-    """Where the live server keeps the mail it sends people (no SMTP server): consent receipts."""
+    """The live server's local mailbox (no SMTP host): consent receipts, portal mail; the tests read it."""
     return tmp_path_factory.mktemp("mail")
 
 
@@ -50,8 +50,9 @@ def live_server(server_database_url: str, server_mail_dir: Path) -> Iterator[str
         # Every browser test submits from 127.0.0.1; the per-IP limit is for real visitors.
         "SERVICEMATCH_SUBMIT_RATE_LIMIT": "10000",
         "SERVICEMATCH_EVENTS_RATE_LIMIT": "100000",
-        "SERVICEMATCH_STATIC_DIR": str(STATIC_DIR),
+        "SERVICEMATCH_PARTNER_APPLICATION_RATE_LIMIT": "1000",
         "SERVICEMATCH_MAIL_DIR": str(server_mail_dir),
+        "SERVICEMATCH_STATIC_DIR": str(STATIC_DIR),
         "HOST": "127.0.0.1",
         "PORT": str(port),
     }

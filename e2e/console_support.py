@@ -37,11 +37,11 @@ HttpReceiver = _load_receivers("delivery_receivers").HttpReceiver
 BuyerReceiver = _load_receivers("buyer_receivers").BuyerReceiver
 
 
-def servicematch_cli(database_url: str, *args: str, stdin: str = "") -> str:
-    """Run `servicematch ...` against the test server's database, as an operator would."""
+def servicematch_cli(database_url: str, *args: str, stdin: str = "", env: dict[str, str] | None = None) -> str:
+    """Run `servicematch ...` against the test server's database (and more of its settings), as an operator would."""
     result = subprocess.run(
         [sys.executable, "-m", "servicematch.cli", *args], check=False, cwd=ROOT, input=stdin, text=True,
-        capture_output=True, env={**os.environ, "SERVICEMATCH_DATABASE_URL": database_url}, timeout=60,
+        capture_output=True, env={**os.environ, "SERVICEMATCH_DATABASE_URL": database_url, **(env or {})}, timeout=60,
     )
     assert result.returncode == 0, f"servicematch {' '.join(args)} failed: {result.stderr or result.stdout}"
     return result.stdout
