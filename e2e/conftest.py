@@ -97,8 +97,15 @@ def viewport(request) -> dict[str, int]:
 
 
 @pytest.fixture
-def browser_context_args(browser_context_args, viewport):
-    return {**browser_context_args, "viewport": viewport}
+def browser_context_args(browser_context_args, viewport, base_url):
+    # pytest-playwright's session-wide arguments keep the base_url of whichever module asked first;
+    # modules with servers of their own (base_url None) must not leave theirs to the others.
+    args = {**browser_context_args, "viewport": viewport}
+    if base_url:
+        args["base_url"] = base_url
+    else:
+        args.pop("base_url", None)
+    return args
 
 
 @pytest.fixture
