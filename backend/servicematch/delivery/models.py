@@ -56,8 +56,8 @@ LEAD_KINDS = (TargetKind.BUYER, TargetKind.BUYER_POST, TargetKind.PROVIDER_WEBHO
 class ProviderMode:
     # Every matched lead is sent in full, by webhook and/or e-mail (providers added by operators).
     DIRECT = "direct"
-    # Providers who joined through the portal: each matched lead is to be offered to them first,
-    # to accept or not. Offers are not built yet, so matching leaves these providers out for now.
+    # Providers who joined through the portal: each matched lead is offered to them first, without
+    # the consumer's contact details, to accept (and be charged) or decline (routing/offers.py).
     REVIEW = "review"
 
 
@@ -102,6 +102,12 @@ class Provider(Base):
     licence_state: Mapped[str | None] = mapped_column(String(2))
     # Set when an operator checked the licence in the console (audited): the verified badge.
     verified_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # What one accepted lead costs this provider; None: the service's list price (routing/pricing.py).
+    lead_price_cents: Mapped[int | None] = mapped_column(Integer)
+    # Opted in to exclusive leads: offered alone, at the exclusive price, when no buyer has the lead.
+    exclusive_leads: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # Most credits a calendar month may approve, as a share (percent) of that month's accepted leads.
+    credit_cap_percent: Mapped[int] = mapped_column(Integer, default=20, server_default="20")
 
 
 class Delivery(Base):

@@ -1,4 +1,5 @@
-"""Tables of the provider portal: applications to join, provider accounts, their sessions, one-time links."""
+"""Tables of the provider portal: applications to join, provider accounts, their sessions, one-time
+links, credit requests and consumers' reviews."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ from sqlalchemy import (
     Float,
     ForeignKey,
     Index,
+    Integer,
     LargeBinary,
     String,
     Text,
+    UniqueConstraint,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -109,3 +112,72 @@ class PortalToken(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class CreditReason:
+    WRONG_PHONE = "wrong_phone"          # wrong or disconnected phone
+    DUPLICATE = "duplicate"              # the provider already bought this consumer's request
+    OUTSIDE_AREA = "outside_area"
+    WRONG_SERVICE = "wrong_service"
+    COMPETITOR = "competitor_testing"
+    OTHER = "other"                      # with the provider's own words
+    ALL = (WRONG_PHONE, DUPLICATE, OUTSIDE_AREA, WRONG_SERVICE, COMPETITOR, OTHER)
+
+
+class CreditStatus:
+    PENDING = "pending"    # waits for an operator
+    APPROVED = "approved"  # the credit is in the provider's ledger
+    DENIED = "denied"
+    ALL = (PENDING, APPROVED, DENIED)
+
+
+class CreditRequest(Base):
+    """A provider's request for a credit on a lead it accepted: one per accepted offer."""
+
+    __tablename__ = "credit_requests"
+    __table_args__ = (
+        UniqueConstraint("offer_id", name="uq_credit_requests_offer_id"),
+        Index("ix_credit_requests_status_created_at", "status", "created_at"),
+        Index("ix_credit_requests_provider_created_at", "provider_id", "created_at"),
+    )
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    provider_id: Mapped[str] = mapped_column(ForeignKey("providers.id", ondelete="CASCADE"))
+    offer_id: Mapped[str | None] = mapped_column(ForeignKey("provider_offers.id", ondelete="SET NULL"))
+    lead_id: Mapped[str | None] = mapped_column(ForeignKey("leads.id", ondelete="SET NULL"), index=True)
+    reason: Mapped[str] = mapped_column(String(32))
+    # The provider's words (required for "other"); never shown to the consumer.
+    detail: Mapped[str | None] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), default=CreditStatus.PENDING)
+    # What the credit gives back: the charge of the lead, in cents.
+    amount_cents: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # An operator's e-mail, or "automatic" for a duplicate approved at once.
+    decided_by: Mapped[str | None] = mapped_column(String(254))
+    decision_note: Mapped[str | None] = mapped_column(Text)
+
+
+class ProviderReview(Base):
+    """A consumer's rating of a provider that accepted its lead, sent through a signed link."""
+
+    __tablename__ = "provider_reviews"
+    __table_args__ = (
+        UniqueConstraint("offer_id", name="uq_provider_reviews_offer_id"),
+        Index("ix_provider_reviews_provider_created_at", "provider_id", "created_at"),
+    )
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    provider_id: Mapped[str] = mapped_column(ForeignKey("providers.id", ondelete="CASCADE"))
+    # The accepted offer the consumer rates; NULL once the lead is erased (the rating stays).
+    offer_id: Mapped[str | None] = mapped_column(ForeignKey("provider_offers.id", ondelete="SET NULL"))
+    stars: Mapped[int] = mapped_column(Integer)
+    # "A few words", at most 1,000 characters; shown to the provider and operators.
+    text: Mapped[str | None] = mapped_column(Text)
+    # Where the job was, for the profile ("Austin, TX"), never the consumer's name.
+    city: Mapped[str | None] = mapped_column(String(100))
+    state: Mapped[str | None] = mapped_column(String(2))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Hidden by an operator (audited): left out of averages and lists.
+    hidden_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    hidden_by: Mapped[str | None] = mapped_column(String(254))

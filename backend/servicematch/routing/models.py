@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from servicematch.kernel.clock import utcnow
@@ -92,4 +102,84 @@ class Sale(Base):
     buyer_id: Mapped[str | None] = mapped_column(ForeignKey("buyers.id", ondelete="SET NULL"), index=True)
     price_cents: Mapped[int] = mapped_column(Integer)
     exclusive: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class OfferStatus:
+    OPEN = "open"            # waiting for the provider's tap, until expires_at
+    ACCEPTED = "accepted"    # the provider took it (or auto-accept did): charged, contact details shown
+    DECLINED = "declined"    # the provider said no: free; routing may offer the lead to the next provider
+    EXPIRED = "expired"      # not accepted within SERVICEMATCH_OFFER_TTL_MINUTES: as declined
+    WITHDRAWN = "withdrawn"  # the consumer stopped or erased the request before the provider accepted
+    ALL = (OPEN, ACCEPTED, DECLINED, EXPIRED, WITHDRAWN)
+    # Still holding one of the lead's three company seats.
+    HOLDING_A_SEAT = (OPEN, ACCEPTED)
+
+
+class ProviderOffer(Base):
+    """A lead offered to a provider in review mode: the job without the consumer's contact details,
+    to accept (charged at `price_cents`) or decline. One per lead and provider."""
+
+    __tablename__ = "provider_offers"
+    __table_args__ = (
+        UniqueConstraint("lead_id", "provider_id", name="uq_provider_offers_lead_id_provider_id"),
+        # The portal's lists: a provider's offers, newest first, by status.
+        Index("ix_provider_offers_provider_created", "provider_id", "created_at"),
+        Index("ix_provider_offers_provider_status_created", "provider_id", "status", "created_at"),
+        # The expiry chore: open offers past their time.
+        Index("ix_provider_offers_status_expires", "status", "expires_at"),
+    )
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    lead_id: Mapped[str] = mapped_column(ForeignKey("leads.id", ondelete="CASCADE"), index=True)
+    provider_id: Mapped[str] = mapped_column(ForeignKey("providers.id", ondelete="CASCADE"))
+    status: Mapped[str] = mapped_column(String(16), default=OfferStatus.OPEN)
+    # Only this provider gets the lead (it opted in to exclusive leads), at the exclusive price.
+    exclusive: Mapped[bool] = mapped_column(Boolean, default=False)
+    price_cents: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Accepted by the provider's own tap, or at once by its auto-accept setting.
+    auto_accepted: Mapped[bool] = mapped_column(Boolean, default=False)
+    # When the consumer was asked to rate this provider (seven days after acceptance), once.
+    review_requested_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class LedgerKind:
+    CHARGE = "charge"  # an accepted lead (positive amount)
+    CREDIT = "credit"  # an approved credit request (negative amount)
+
+
+class LedgerEntry(Base):
+    """A provider's money: each accepted lead's charge and each approved credit. The balance is the sum.
+
+    Kept when a lead is erased (the lead and offer references become NULL): what was charged stays
+    charged, and the description holds no personal data."""
+
+    __tablename__ = "provider_ledger"
+    __table_args__ = (
+        Index("ix_provider_ledger_provider_created", "provider_id", "created_at"),
+        Index("ix_provider_ledger_created", "created_at"),
+        # One charge per offer, one credit per credit request: a retried call never bills twice.
+        UniqueConstraint("offer_id", "kind", name="uq_provider_ledger_offer_id_kind"),
+        UniqueConstraint("credit_request_id", name="uq_provider_ledger_credit_request_id"),
+    )
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    provider_id: Mapped[str] = mapped_column(ForeignKey("providers.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(16))
+    # Cents: positive for a charge, negative for a credit.
+    amount_cents: Mapped[int] = mapped_column(Integer)
+    lead_id: Mapped[str | None] = mapped_column(ForeignKey("leads.id", ondelete="SET NULL"), index=True)
+    offer_id: Mapped[str | None] = mapped_column(ForeignKey("provider_offers.id", ondelete="SET NULL"))
+    # The credit request this entry pays out (servicematch.portal.models.CreditRequest); no foreign
+    # key, since routing's tables never point at the portal's.
+    credit_request_id: Mapped[str | None] = mapped_column(String(36))
+    # For the statement: "Roofing lead, Austin TX 78701" or "Credit: duplicate"; never a name.
+    description: Mapped[str] = mapped_column(Text)
+    # The lead's service and state, for the revenue reports by service and state.
+    vertical: Mapped[str | None] = mapped_column(String(64))
+    service: Mapped[str | None] = mapped_column(String(64))
+    state: Mapped[str | None] = mapped_column(String(2))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
