@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from offers_support import PERSONAL, deliveries_to, ledger_of, offers_of
 from sqlalchemy import select
 
@@ -181,3 +182,27 @@ def test_the_list_pages_and_filters(reviewer, make_lead, session_factory):
     assert [item["id"] for item in accepted["items"]] == [ids[0]]
     bad = pro.get(f"{pro.me}/offers?before=nonsense")
     assert bad.status_code == 422 and "before" in bad.json()["fields"]
+
+
+def test_two_accepts_at_once_charge_once(reviewer, make_lead, session_factory, settings):
+    if not settings.database_url.startswith("postgresql"):
+        pytest.skip("SQLite takes one writer at a time; the race is PostgreSQL's")
+    from concurrent.futures import ThreadPoolExecutor
+
+    from servicematch.delivery.models import Provider
+    from servicematch.portal.offers import decide
+
+    pro = reviewer()
+    lead = make_lead()
+    offer = offers_of(session_factory, lead.id)[pro.provider_id]
+
+    def tap(_: int) -> bool:
+        with session_factory() as session:
+            return decide(session, settings, session.get(Provider, pro.provider_id), offer.id, accept=True,
+                          now=utcnow())
+
+    with ThreadPoolExecutor(4) as pool:
+        changed = list(pool.map(tap, range(4)))
+
+    assert sorted(changed) == [False, False, False, True]
+    assert len(ledger_of(session_factory, pro.provider_id)) == 1
