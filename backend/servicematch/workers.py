@@ -12,6 +12,7 @@ from servicematch.kernel.chores import HourlyChore
 from servicematch.kernel.clock import utcnow
 from servicematch.privacy.retention import RetentionSchedule
 from servicematch.privacy.sending import PrivacyMessages
+from servicematch.reporting.ledger_days import watch_ledger
 from servicematch.reporting.models import reopen_revenue_day
 from servicematch.reporting.rollup import roll_up
 from servicematch.routing.stage import RoutingStage
@@ -21,6 +22,7 @@ from servicematch.settings import Settings
 def make_worker(*, session_factory: sessionmaker[Session], settings: Settings, clock: Clock = utcnow,
                 **options) -> DeliveryWorker:
     """A worker that routes accepted leads (ping-post auction, provider matching) and sends them."""
+    watch_ledger()  # auto-accepted offers are charged here: their counted days reopen too
     return DeliveryWorker(
         session_factory=session_factory, settings=settings, clock=clock,
         router=RoutingStage(session_factory=session_factory, settings=settings, clock=clock,
