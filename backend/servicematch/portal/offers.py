@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 import binascii
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 from sqlalchemy import and_, func, or_, select
@@ -23,6 +23,8 @@ from servicematch.errors import ServiceMatchError
 from servicematch.intake.models import Lead
 from servicematch.intake.payload import decrypt_personal_data
 from servicematch.kernel.references import shown_reference
+from servicematch.portal.credits import CreditRequestView, views_of
+from servicematch.portal.models import CreditRequest
 from servicematch.privacy.report import in_words, question_labels
 from servicematch.routing import offers as routing_offers
 from servicematch.routing.matching import zip_city
@@ -32,8 +34,6 @@ from servicematch.settings import Settings
 
 StatusFilter = Literal["open", "accepted", "closed", "all"]
 CLOSED = (OfferStatus.DECLINED, OfferStatus.EXPIRED, OfferStatus.WITHDRAWN)
-# Until the credits setting exists everywhere: SERVICEMATCH_CREDIT_WINDOW_DAYS' default.
-CREDIT_WINDOW_DAYS = 30
 BAD_CURSOR = "This cursor is not one the list gave; start again without it."
 
 
@@ -76,7 +76,7 @@ class OfferDetail(OfferSummary):
     answers: list[QuestionAnswer]
     contact: OfferContact | None = Field(description="Only once accepted (and while the consumer's consent stands)")
     reference: str | None = Field(description="The lead's short reference; only once accepted")
-    credit: dict[str, Any] | None = Field(default=None, description="The offer's credit request, if any")
+    credit: CreditRequestView | None = Field(default=None, description="The offer's credit request, if any")
     creditableUntil: datetime | None = Field(description="Accepted + SERVICEMATCH_CREDIT_WINDOW_DAYS")
     consentWithdrawn: bool = Field(description="The consumer stopped or erased the request: contact them no more")
 
@@ -160,7 +160,8 @@ def offer_detail(db: Session, settings: Settings, catalog: CatalogIndex, offer: 
         answers=[QuestionAnswer(**pair) for pair in
                  in_words(labels=question_labels(catalog, lead), contact={}, answers=answers)],
         contact=contact, reference=shown_reference(lead.reference) if accepted else None,
-        creditableUntil=decided + timedelta(days=_credit_window_days(settings)) if accepted and decided else None,
+        credit=_credit_of(db, catalog, offer) if accepted else None,
+        creditableUntil=decided + timedelta(days=settings.credit_window_days) if accepted and decided else None,
         consentWithdrawn=withdrawn,
     )
 
@@ -172,8 +173,9 @@ def _contact(stored: dict) -> OfferContact:
                         city=stored.get("city", ""), state=stored.get("state", ""), zip=stored.get("zip", ""))
 
 
-def _credit_window_days(settings: Settings) -> int:
-    return getattr(settings, "credit_window_days", CREDIT_WINDOW_DAYS)
+def _credit_of(db: Session, catalog: CatalogIndex, offer: ProviderOffer) -> CreditRequestView | None:
+    row = db.scalars(select(CreditRequest).where(CreditRequest.offer_id == offer.id)).first()
+    return views_of(db, catalog, [row])[0] if row is not None else None
 
 
 def read_offer(db: Session, settings: Settings, catalog: CatalogIndex, provider: Provider, offer_id: str,

@@ -1946,13 +1946,8 @@ export interface components {
              * Format: date-time
              */
             createdAt: string;
-            /**
-             * Credit
-             * @description The offer's credit request, if any
-             */
-            credit?: {
-                [key: string]: unknown;
-            } | null;
+            /** @description The offer's credit request, if any */
+            credit?: components["schemas"]["CreditRequestView"] | null;
             /**
              * Creditableuntil
              * @description Accepted + SERVICEMATCH_CREDIT_WINDOW_DAYS
