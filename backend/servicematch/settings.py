@@ -139,6 +139,8 @@ class Settings(BaseSettings):
     portal_signin_failures_per_address: int = Field(default=20, ge=1)
     portal_signin_window_seconds: int = Field(default=900, ge=1)
     partner_application_rate_limit: int = Field(default=5, ge=1)
+    # Days after a provider accepted a lead before the consumer is asked, once, to rate it.
+    review_delay_days: int = Field(default=7, ge=1, le=365)
     # Funnel events accepted per client address per minute (more are dropped, never queued).
     events_rate_limit: int = Field(default=120, ge=1)
     events_retention_days: int = Field(default=30, ge=1)

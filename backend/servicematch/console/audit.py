@@ -33,6 +33,7 @@ class Action:
     PROVIDER_INVITE = "provider.invite"
     PROVIDER_INVITE_AGAIN = "provider.invite_again"
     LICENCE_CHECKED = "provider.licence_checked"
+    REVIEW_HIDE = "review.hide"
 
 
 def record(session: Session, *, action: str, operator: Operator | None, ip: str, target: str = "",

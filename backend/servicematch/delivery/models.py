@@ -47,6 +47,7 @@ class TargetKind:
     PROVIDER_EMAIL = "provider_email"
     # The consumer's own mailbox: consent receipts (servicematch.privacy).
     CONSUMER_EMAIL = "consumer_email"
+    PROVIDER_PORTAL = "provider_portal"
 
 
 # A lead's own deliveries: to the buyer and to providers (not the consumer's receipt e-mail).

@@ -42,6 +42,7 @@ from servicematch.portal.invitations import find_account
 from servicematch.portal.models import ProviderAccount
 from servicematch.portal.router_join import PartnerMessage
 from servicematch.portal.router_join import router as join_router
+from servicematch.portal.router_reviews import install_reviews
 from servicematch.portal.sessions import API_PREFIX, PORTAL
 from servicematch.settings import Settings
 
@@ -293,3 +294,4 @@ def install_portal(app: FastAPI) -> None:
                                                          store=store)
     app.include_router(join_router)
     app.include_router(router)
+    install_reviews(app, store)  # the consumer's review link, and the provider's reviews

@@ -14,13 +14,19 @@ from servicematch.intake.models import Lead
 from servicematch.mail.transport import message_send, new_message, send_message
 from servicematch.outbound.http_sender import DeliveryClient, encode_body, signed_post
 from servicematch.outbound.outcome import Outcome, Send, SendResult
-from servicematch.privacy.messages import notice_body, notice_email, receipt, recipients_of
+from servicematch.privacy.messages import (
+    Recipients,
+    notice_body,
+    notice_email,
+    receipt,
+    recipients_of,
+)
 from servicematch.privacy.notices import RECEIPT, correction_request_id
 from servicematch.settings import Settings
 
 
 @lru_cache(maxsize=4)
-def _catalog(catalog_dir: Path):
+def catalog_for(catalog_dir: Path):
     from servicematch.catalog.loader import load_catalog
 
     return load_catalog(catalog_dir)
@@ -28,27 +34,19 @@ def _catalog(catalog_dir: Path):
 
 def prepare_privacy_delivery(*, session: Session, delivery: Delivery, lead: Lead, settings: Settings,
                              client: DeliveryClient, timestamp: int,
-                             recipients: Callable[[str], tuple[bool, list[str]]]) -> SendResult | Send:
+                             recipients: Callable[[str], Recipients]) -> SendResult | Send:
     """Build a receipt or a notice; returns the result if nothing can be sent, else its sender.
 
     The sender takes the seconds left for the attempt and sends once within them. `recipients`
-    answers lead_recipients for a lead (the worker reads a whole round's at once).
+    answers recipients_of (with what is under way) for a lead (the worker reads a whole round's at once).
     """
     if delivery.payload_kind == RECEIPT:
         to, subject, text, headers = receipt(lead=lead, recipients=recipients(lead.id), settings=settings,
-                                             catalog=_catalog(settings.catalog_dir))
+                                             catalog=catalog_for(settings.catalog_dir))
         if not to:
             return _rejected(delivery, "the lead has no e-mail address any more")
-        message = new_message(settings=settings, to=to, subject=subject, text=text, message_id_key=delivery.id,
-                              headers=headers)
-
-        def send_receipt(deadline: float) -> SendResult:
-            result = send_message(settings=settings, deadline=deadline, message=message)
-            # The attempt log keeps no consumer address: it outlives an erasure request's reach.
-            return replace(result, target="consumer e-mail (receipt)",
-                           error=result.error.replace(to, "<consumer>") if result.error else None)
-
-        return send_receipt
+        return consumer_mail(settings=settings, delivery=delivery, to=to, subject=subject, text=text,
+                             headers=headers, label="receipt")
     correction_of = correction_request_id(delivery)
     body = notice_body(session=session, lead=lead, delivery=delivery,
                        correction=_correction(session, settings, correction_of))
@@ -78,6 +76,21 @@ def prepare_privacy_delivery(*, session: Session, delivery: Delivery, lead: Lead
                        allow_private=settings.private_webhooks_allowed)
 
 
+def consumer_mail(*, settings: Settings, delivery: Delivery, to: str, subject: str, text: str, headers: dict,
+                  label: str) -> Send:
+    """The sender of an e-mail to the consumer; its attempt is logged without the address."""
+    message = new_message(settings=settings, to=to, subject=subject, text=text, message_id_key=delivery.id,
+                          headers=headers)
+
+    def send(deadline: float) -> SendResult:
+        result = send_message(settings=settings, deadline=deadline, message=message)
+        # The attempt log keeps no consumer address: it outlives an erasure request's reach.
+        return replace(result, target=f"consumer e-mail ({label})",
+                       error=result.error.replace(to, "<consumer>") if result.error else None)
+
+    return send
+
+
 def _correction(session: Session, settings: Settings, request_id: str | None) -> str | None:
     if request_id is None:
         return None
@@ -93,8 +106,9 @@ def _rejected(delivery: Delivery, why: str) -> SendResult:
 class PrivacyMessages:
     """Delivery's OtherMessages: consent receipts and privacy notices, built here."""
 
-    def recipients_of(self, *, session: Session, lead_ids: list[str]) -> dict[str, tuple[bool, list[str]]]:
-        return recipients_of(session=session, lead_ids=lead_ids)
+    def recipients_of(self, *, session: Session, lead_ids: list[str]) -> dict[str, Recipients]:
+        # The receipt goes out with the lead's own deliveries: it names those under way too.
+        return recipients_of(session=session, lead_ids=lead_ids, under_way=True)
 
     def prepare(self, **message) -> SendResult | Send:
         return prepare_privacy_delivery(**message)

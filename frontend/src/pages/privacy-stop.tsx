@@ -53,7 +53,7 @@ export default function PrivacyStopPage() {
             </ul>
             {state.preview.recipients.length ? (
               <>
-                <p className="text-slate-800">These companies will be told at once to stop contacting you:</p>
+                <p className="text-slate-800">These companies received your contact details, and will be told at once to stop contacting you:</p>
                 <ul className="list-disc space-y-1 pl-6 text-slate-800">
                   {state.preview.recipients.map((name) => (
                     <li key={name}>{name}</li>
