@@ -1,22 +1,26 @@
 """The worker, composed: routing (who gets each accepted lead), delivery (sending what routing
-decided), the privacy room's receipts and notices, routing's offer notices, and the chores
-(privacy retention and the dashboard's daily counts hourly, closing lapsed offers every 30 s).
-Like app.py, a composition root: it may import every room, and no room imports it."""
+decided), the privacy room's receipts and notices, routing's offer notices, the portal's review
+requests, and the chores (privacy retention, the dashboard's daily counts and asking consumers to rate
+providers hourly; closing lapsed offers every 30 s). Like app.py, a composition root: it may import
+every room, and no room imports it."""
 
 from __future__ import annotations
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from servicematch.delivery.sending import MessagesByKind
 from servicematch.delivery.worker import Clock, DeliveryWorker
 from servicematch.kernel.chores import HourlyChore
 from servicematch.kernel.clock import utcnow
+from servicematch.portal.review_requests import prepare_review_request, request_reviews
+from servicematch.privacy.notices import REVIEW_REQUEST
 from servicematch.privacy.retention import RetentionSchedule
 from servicematch.privacy.sending import PrivacyMessages
 from servicematch.privacy.withdrawal import on_consent_withdrawn
 from servicematch.reporting.ledger_days import watch_ledger
 from servicematch.reporting.models import reopen_revenue_day
 from servicematch.reporting.rollup import roll_up
-from servicematch.routing.offer_notice import OfferMessages
+from servicematch.routing.offer_notice import OFFER_NOTICE, prepare_offer_notice
 from servicematch.routing.offers import close_lapsed_offers, withdraw_offers
 from servicematch.routing.stage import RoutingStage
 from servicematch.settings import Settings
@@ -35,9 +39,14 @@ def make_worker(*, session_factory: sessionmaker[Session], settings: Settings, c
         router=RoutingStage(session_factory=session_factory, settings=settings, clock=clock,
                             # A sale for a lead of a day already counted: that day is counted again.
                             on_sale=lambda session, lead: reopen_revenue_day(session, lead.created_at)),
-        messages=OfferMessages(PrivacyMessages()),
+        # Consent receipts and privacy notices (the privacy room's), offer notices (routing's) and
+        # review requests (the portal's).
+        messages=MessagesByKind(PrivacyMessages(), {OFFER_NOTICE: prepare_offer_notice,
+                                                    REVIEW_REQUEST: prepare_review_request}),
         chores=[RetentionSchedule(session_factory=session_factory, settings=settings),
                 HourlyChore("daily counts", lambda: roll_up(session_factory)),
+                HourlyChore("review requests", lambda: request_reviews(session_factory=session_factory,
+                                                                       settings=settings, now=clock())),
                 HourlyChore("lapsed offers", every_seconds=OFFER_CHORE_SECONDS,
                             job=lambda: close_lapsed_offers(session_factory=session_factory, settings=settings,
                                                             now=clock()))],

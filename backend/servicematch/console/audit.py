@@ -35,6 +35,7 @@ class Action:
     LICENCE_CHECKED = "provider.licence_checked"
     CREDIT_APPROVE = "credit.approve"
     CREDIT_DENY = "credit.deny"
+    REVIEW_HIDE = "review.hide"
 
 
 def record(session: Session, *, action: str, operator: Operator | None, ip: str, target: str = "",

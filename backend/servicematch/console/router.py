@@ -22,6 +22,7 @@ from servicematch.console.dashboard import dashboard
 from servicematch.console.dashboard_filters import DashboardFilters
 from servicematch.console.export import export_rows
 from servicematch.console.paging import DAY_SCHEMA, INT_CURSOR_PATTERN, MAX_LIMIT
+from servicematch.console.reviews import router as reviews_router
 from servicematch.console.router_session import router as session_router
 from servicematch.delivery import providers as directory
 from servicematch.delivery.schemas import ProviderUpdate
@@ -279,4 +280,5 @@ def install_console(app: FastAPI) -> None:
     app.include_router(session_router)
     app.include_router(applications_router)
     app.include_router(credits_router)
+    app.include_router(reviews_router)
     app.include_router(router)

@@ -32,13 +32,33 @@ class OtherMessages(Protocol):
     by the room that owns them (servicematch.privacy) and handed to the worker where it is composed,
     so delivery imports none of it."""
 
-    def recipients_of(self, *, session: Session, lead_ids: list[str]) -> dict[str, tuple[bool, list[str]]]:
+    def recipients_of(self, *, session: Session, lead_ids: list[str]) -> dict[str, object]:
         """Who received each lead (the receipt names them), for several leads in one query."""
 
     def prepare(self, *, session: Session, delivery: Delivery, lead: Lead, settings: Settings,
                 client: DeliveryClient, timestamp: int,
-                recipients: Callable[[str], tuple[bool, list[str]]]) -> SendResult | Send:
+                recipients: Callable[[str], object]) -> SendResult | Send:
         """The message for `delivery` (its payload_kind is not "lead"), or the result if none can be sent."""
+
+
+class MessagesByKind:
+    """OtherMessages put together from several rooms: a builder per payload kind (a room's own
+    messages, such as offer notices or review requests), and `others` for every other kind and for
+    who received each lead."""
+
+    def __init__(self, others: OtherMessages, builders: dict[str, Callable[..., SendResult | Send]]) -> None:
+        self.others = others
+        self.builders = builders
+
+    def recipients_of(self, *, session: Session, lead_ids: list[str]) -> dict[str, object]:
+        return self.others.recipients_of(session=session, lead_ids=lead_ids)
+
+    def prepare(self, *, session: Session, delivery: Delivery, lead: Lead, settings: Settings,
+                **rest) -> SendResult | Send:
+        builder = self.builders.get(delivery.payload_kind)
+        if builder is not None:
+            return builder(session=session, delivery=delivery, lead=lead, settings=settings)
+        return self.others.prepare(session=session, delivery=delivery, lead=lead, settings=settings, **rest)
 
 
 class RoundLeads:
@@ -52,7 +72,7 @@ class RoundLeads:
         self.messages = messages
         self._receipt_leads = receipt_leads
         self._built: dict[str, dict | Exception] = {}
-        self._recipients: dict[str, tuple[bool, list[str]]] | None = None
+        self._recipients: dict[str, object] | None = None
 
     def payload(self, lead: Lead) -> dict:
         """The payload; raises what building it raised, for each of the lead's targets alike."""
@@ -66,8 +86,8 @@ class RoundLeads:
             raise built
         return built
 
-    def recipients(self, lead_id: str) -> tuple[bool, list[str]]:
-        """lead_recipients' answer for a lead of this round."""
+    def recipients(self, lead_id: str) -> object:
+        """Who received a lead of this round (the privacy room's answer, which delivery only passes on)."""
         if self._recipients is None:
             self._recipients = self.messages.recipients_of(session=self._session, lead_ids=self._receipt_leads)
         if lead_id not in self._recipients:

@@ -11,11 +11,12 @@ from datetime import time
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, object_session
 
 from servicematch.catalog.loader import CatalogIndex
 from servicematch.delivery import providers as directory
 from servicematch.delivery.models import PausedBy, Provider, ProviderMode
+from servicematch.delivery.ratings import provider_ratings
 from servicematch.delivery.schemas import ProviderUpdate
 from servicematch.errors import ServiceMatchError
 from servicematch.intake.schemas import text
@@ -43,6 +44,13 @@ class ProviderHours(BaseModel):
     timeZone: Literal[TIME_ZONES]  # type: ignore[valid-type]
 
 
+class ProviderRating(BaseModel):
+    """Consumers' rating of the provider, hidden reviews left out."""
+
+    average: float | None = Field(description="Average stars, 1-5, one decimal place; null without reviews")
+    count: int
+
+
 class ProviderProfile(BaseModel):
     """The provider as its portal shows it."""
 
@@ -66,6 +74,7 @@ class ProviderProfile(BaseModel):
     licenceNumber: str | None
     licenceState: str | None
     licencesNeeded: list[str] = Field(description="What the chosen services need a licence for")
+    rating: ProviderRating
 
 
 class ProviderProfileChanges(BaseModel):
@@ -111,6 +120,8 @@ def hours_of(stored: str | None) -> ProviderHours | None:
 
 
 def profile_of(provider: Provider) -> ProviderProfile:
+    # Read in the provider's own session, which every caller has open.
+    rating = provider_ratings(session=object_session(provider), provider_ids=[provider.id])[provider.id]
     return ProviderProfile(
         id=provider.id, name=provider.name, email=provider.contact_email, contactName=provider.contact_name,
         phone=provider.phone, services=list(provider.services or []), zips=list(provider.zips or []),
@@ -120,7 +131,8 @@ def profile_of(provider: Provider) -> ProviderProfile:
         active=provider.active, pausedBy=provider.paused_by, autoAccept=provider.auto_accept,
         mode=provider.mode if provider.mode in (ProviderMode.DIRECT, ProviderMode.REVIEW) else ProviderMode.REVIEW,
         verified=provider.verified_at is not None, licenceNumber=provider.licence_number,
-        licenceState=provider.licence_state, licencesNeeded=licences_needed(provider.services or []))
+        licenceState=provider.licence_state, licencesNeeded=licences_needed(provider.services or []),
+        rating=ProviderRating(average=rating.average, count=rating.count))
 
 
 def change_profile(session: Session, catalog: CatalogIndex, provider: Provider, changes: ProviderProfileChanges) -> list[str]:

@@ -44,6 +44,7 @@ from servicematch.portal.router_join import PartnerMessage
 from servicematch.portal.router_join import router as join_router
 from servicematch.portal.router_money import router as money_router
 from servicematch.portal.router_offers import router as offers_router
+from servicematch.portal.router_reviews import install_reviews
 from servicematch.portal.sessions import API_PREFIX, PORTAL
 from servicematch.settings import Settings
 
@@ -299,3 +300,4 @@ def install_portal(app: FastAPI) -> None:
     app.include_router(join_router)
     app.include_router(router)
     app.include_router(offers_router)
+    install_reviews(app, store)  # the consumer's review link, and the provider's reviews

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from sqlalchemy import column, select, table
+from dataclasses import dataclass
+
+from sqlalchemy import column, func, select, table
 from sqlalchemy.orm import Session
 
-from servicematch.delivery.models import Delivery, Provider
+from servicematch.delivery.models import Delivery, DeliveryStatus, Provider
+from servicematch.delivery.ratings import NO_RATING, Rating, provider_ratings
 from servicematch.intake.models import Lead
 from servicematch.intake.payload import decrypt_personal_data
 from servicematch.kernel.references import shown_reference
@@ -26,46 +29,81 @@ NOTICE_ASKS = {
 }
 
 
-# Routing's buyers table, by name only: privacy reads who bought a lead, and imports nothing of routing.
+# Routing's tables, by name only: privacy reads who bought a lead and which providers still weigh an
+# offer of it, and imports nothing of routing.
 _BUYERS = table("buyers", column("id"), column("name"))
+OPEN_OFFERS = ("Providers in your area have been told about your request, without your name or contact details. "
+               "If one of them takes it on, we will e-mail you its name.")
+_OFFERS = table("provider_offers", column("lead_id"), column("status"))
 
 
-def lead_recipients(*, session: Session, lead_id: str) -> tuple[bool, list[str]]:
-    """Whether the buyer gets (or got) this lead, and the names of its providers in a stable order."""
-    return recipients_of(session=session, lead_ids=[lead_id])[lead_id]
+@dataclass(frozen=True)
+class Company:
+    """A company the consumer's contact details went to, with its consumers' rating (providers only)."""
+
+    name: str
+    rating: Rating = NO_RATING
+
+    def in_words(self) -> str:
+        return f"{self.name} (rated {self.rating.in_words()})" if self.rating.count else self.name
 
 
-def recipients_of(*, session: Session, lead_ids: list[str],
-                  delivered_only: bool = False) -> dict[str, tuple[bool, list[str]]]:
-    """lead_recipients for several leads in one query: a worker's round reads all its receipts' at once.
+@dataclass(frozen=True)
+class Recipients:
+    """Who holds a lead's contact details: the fixed buyer (SERVICEMATCH_BUYER_URL), and the other
+    companies by name. Open offers are providers still weighing the lead without the details."""
 
-    `delivered_only`: only the parties whose delivery of the lead has arrived (a 2xx, or the
-    SMTP server took the e-mail), not those still being sent to; what the thank-you page names.
+    fixed_buyer: bool
+    companies: tuple[Company, ...] = ()
+    open_offers: int = 0
+
+    def named(self, settings: Settings) -> list[Company]:
+        """Every company, the fixed buyer's name first."""
+        buyer = [Company(settings.buyer_name or "Our lead-buying partner")] if self.fixed_buyer else []
+        return [*buyer, *self.companies]
+
+
+def recipients_of(*, session: Session, lead_ids: list[str], under_way: bool = False) -> dict[str, Recipients]:
+    """Who received each lead's contact details, for several leads in one go: a delivery of the
+    lead that arrived (a 2xx, the SMTP server took the e-mail, or a provider accepted the offer in
+    the portal: its provider_portal row). Not a delivery skipped, refused or given up on, and not
+    an offer still open, declined, expired or withdrawn: those details never left.
+
+    `under_way` (the consent receipt, written while the lead's e-mails and webhooks go out): also
+    the deliveries still being sent, and the count of offers still open.
     """
     rows = session.execute(
-        select(Delivery.lead_id, Delivery.kind, Delivery.status, Provider.name, _BUYERS.c.name)
+        select(Delivery.lead_id, Delivery.kind, Delivery.status, Delivery.provider_id, Provider.name,
+               _BUYERS.c.name)
         .outerjoin(Provider, Delivery.provider_id == Provider.id)
         .outerjoin(_BUYERS, Delivery.buyer_id == _BUYERS.c.id)
         .where(Delivery.lead_id.in_(lead_ids), Delivery.payload_kind == LEAD)
     ).all()
-    buyers, names = set(), {lead_id: set() for lead_id in lead_ids}
-    for lead_id, kind, status, name, buyer_name in rows:
-        if delivered_only and status != "delivered":
+    counted = (DeliveryStatus.DELIVERED, DeliveryStatus.PENDING) if under_way else (DeliveryStatus.DELIVERED,)
+    ratings = provider_ratings(session=session, provider_ids=[row[3] for row in rows if row[2] in counted])
+    buyers, names = set(), {lead_id: {} for lead_id in lead_ids}
+    for lead_id, kind, status, provider_id, name, buyer_name in rows:
+        if status not in counted:
             continue
-        if kind == "buyer" and status != "skipped":
+        if kind == "buyer":
             buyers.add(lead_id)
         if name is not None:
-            names[lead_id].add(name)
-        # An auction's buyer received the details only if it took the post.
-        if buyer_name is not None and status == "delivered":
-            names[lead_id].add(buyer_name)
-    return {lead_id: (lead_id in buyers, sorted(names[lead_id])) for lead_id in lead_ids}
+            names[lead_id][name] = Company(name, ratings.get(provider_id, NO_RATING))
+        # An auction's buyer received the details only if it took the post (settled before the receipt).
+        if buyer_name is not None and status == DeliveryStatus.DELIVERED:
+            names[lead_id].setdefault(buyer_name, Company(buyer_name))
+    waiting = dict(session.execute(
+        select(_OFFERS.c.lead_id, func.count()).where(_OFFERS.c.lead_id.in_(lead_ids), _OFFERS.c.status == "open")
+        .group_by(_OFFERS.c.lead_id)).all()) if under_way else {}
+    return {lead_id: Recipients(fixed_buyer=lead_id in buyers,
+                                companies=tuple(names[lead_id][name] for name in sorted(names[lead_id])),
+                                open_offers=waiting.get(lead_id, 0))
+            for lead_id in lead_ids}
 
 
-def recipient_names(recipients: tuple[bool, list[str]], settings: Settings) -> list[str]:
-    """lead_recipients' answer as names: the fixed buyer's first, then the others'."""
-    buyer, names = recipients
-    return [settings.buyer_name or "our lead-buying partner", *names] if buyer else list(names)
+def recipient_names(recipients: Recipients, settings: Settings) -> list[str]:
+    """The names of every company that received the lead, the fixed buyer's first."""
+    return [company.name for company in recipients.named(settings)]
 
 
 def service_name_of(lead: Lead, catalog) -> str:
@@ -94,15 +132,15 @@ def acceptance_email(*, lead: Lead, provider_name: str, settings: Settings, cata
     return contact.get("email", ""), subject, "\n".join(lines) + "\n"
 
 
-def receipt(*, lead: Lead, recipients: tuple[bool, list[str]], settings: Settings,
+def receipt(*, lead: Lead, recipients: Recipients, settings: Settings,
             catalog) -> tuple[str, str, str, dict]:
     """(recipient, subject, text, extra headers) of the consent receipt for `lead`, given
-    lead_recipients' answer for it."""
+    recipients_of's answer for it (with what is under way)."""
     contact = decrypt_personal_data(lead=lead, settings=settings)["contact"]
     consent = lead.consent
     service_name = service_name_of(lead, catalog)
     link = stop_url(settings=settings, lead_id=lead.id)
-    parties = recipient_names(recipients, settings)
+    parties = recipients.named(settings)
     when = aware(consent.consented_at) if consent else aware(lead.created_at)
     lines = [
         f"Hello {contact.get('first') or 'there'},",
@@ -114,9 +152,11 @@ def receipt(*, lead: Lead, recipients: tuple[bool, list[str]], settings: Setting
         f"From this page: {(consent.page_url if consent else None) or settings.site_origin}",
         f"Your reference: {shown_reference(lead.reference)}",
         "",
-        "Who may contact you about it:",
-        *([f"  - {name}" for name in parts] if (parts := parties) else
-          ["  - nobody yet: no provider in your area has been matched"]),
+        "Who we have given, or are giving, your contact details to (they may contact you about it):",
+        *([f"  - {company.in_words()}" for company in parties] if parties else
+          ["  - nobody yet" if recipients.open_offers else
+           "  - nobody yet: no provider in your area has been matched"]),
+        *(["", OPEN_OFFERS] if recipients.open_offers else []),
         "",
         "The consent you agreed to, exactly as shown:",
         "",
@@ -127,11 +167,15 @@ def receipt(*, lead: Lead, recipients: tuple[bool, list[str]], settings: Setting
         "",
         f"You can also see, correct or delete your data at {settings.site_origin.rstrip('/')}/privacy/requests",
     ]
-    # RFC 8058 one-click unsubscribe: mail clients show a button that POSTs to this address.
-    one_click = link.replace("/privacy/stop?", "/api/privacy/one-click?", 1)
-    headers = {"List-Unsubscribe": f"<{one_click}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
+    headers = unsubscribe_headers(link)
     subject = f"Your {settings.brand_name} request: {service_name} (your consent receipt)"
     return contact.get("email", ""), subject, "\n".join(lines) + "\n", headers
+
+
+def unsubscribe_headers(stop_link: str) -> dict[str, str]:
+    """RFC 8058 one-click unsubscribe for a stop link: mail clients show a button that POSTs to it."""
+    one_click = stop_link.replace("/privacy/stop?", "/api/privacy/one-click?", 1)
+    return {"List-Unsubscribe": f"<{one_click}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
 
 
 def notice_body(*, session: Session, lead: Lead, delivery: Delivery, correction: str | None) -> dict:

@@ -18,6 +18,9 @@ from servicematch.kernel.ids import new_id
 
 LEAD = "lead"
 RECEIPT = "receipt"
+# The consumer's e-mail asking it to rate a provider that accepted its lead (servicematch.portal.reviews):
+# stopped here with the receipt when the consumer withdraws consent or has its data erased.
+REVIEW_REQUEST = "review_request"
 REVOKED = "lead.revoked"
 DELETED = "lead.deleted"
 CORRECTED = "lead.corrected"
@@ -41,7 +44,7 @@ def received_by(*, session: Session, lead_ids: list[str]) -> list[Delivery]:
 
 
 def stop_unsent(*, session: Session, lead_ids: list[str], reason: str, now: datetime) -> int:
-    """Skip every lead, receipt and acceptance e-mail of these leads not yet sent, retries included.
+    """Skip every lead, receipt, acceptance and review-request e-mail of these leads not yet sent, retries included.
 
     A send under way (claimed by a worker) finishes; its party then counts as having received
     the lead, and gets the notice.
@@ -50,7 +53,7 @@ def stop_unsent(*, session: Session, lead_ids: list[str], reason: str, now: date
         return 0
     return session.execute(
         update(Delivery)
-        .where(Delivery.lead_id.in_(lead_ids), Delivery.payload_kind.in_((LEAD, RECEIPT, ACCEPTED)),
+        .where(Delivery.lead_id.in_(lead_ids), Delivery.payload_kind.in_((LEAD, RECEIPT, ACCEPTED, REVIEW_REQUEST)),
                Delivery.status == DeliveryStatus.PENDING,
                or_(Delivery.claimed_until.is_(None), Delivery.claimed_until < now))
         .values(status=DeliveryStatus.SKIPPED, last_error=reason, completed_at=now)

@@ -10,12 +10,13 @@ from servicematch.delivery.models import Delivery, DeliveryStatus
 from servicematch.intake.models import Lead
 from servicematch.intake.payload import decrypt_personal_data
 from servicematch.privacy.contacts import aware
+from servicematch.privacy.messages import recipient_names, recipients_of
 from servicematch.privacy.models import LeadErasure, LeadRevocation, PrivacyRequest
 from servicematch.settings import Settings
 
-CHANNELS = {"buyer": "lead buyer (web)", "provider_webhook": "provider (web)",
-            "provider_email": "provider (e-mail)", "consumer_email": "you (e-mail)",
-            "provider_portal": "provider (accepted in its portal)"}
+CHANNELS = {"buyer": "lead buyer (web)", "buyer_post": "lead buyer (web)", "provider_webhook": "provider (web)",
+            "provider_email": "provider (e-mail)", "provider_portal": "provider (accepted in its portal)",
+            "consumer_email": "you (e-mail)"}
 
 
 def _iso(value) -> str | None:
@@ -27,7 +28,9 @@ def _recipient(delivery: Delivery, settings: Settings) -> str:
         return settings.buyer_name or "Lead buyer"
     if delivery.kind == "consumer_email":
         return "You"
-    return delivery.provider.name if delivery.provider is not None else "A provider (since removed)"
+    if delivery.buyer is not None:
+        return delivery.buyer.name
+    return delivery.provider.name if delivery.provider is not None else "A company (since removed)"
 
 
 # Stored keys that no field of the catalogue labels.
@@ -62,6 +65,7 @@ def lead_report(*, session: Session, settings: Settings, lead: Lead, index: Cata
                                  .order_by(Delivery.created_at)).all()
     revocation = session.get(LeadRevocation, lead.id)
     erasure = session.get(LeadErasure, lead.id)
+    received = recipients_of(session=session, lead_ids=[lead.id])
     return {
         "requestId": lead.request_id,
         "submittedAt": _iso(lead.created_at),
@@ -82,6 +86,9 @@ def lead_report(*, session: Session, settings: Settings, lead: Lead, index: Cata
         },
         "revoked": None if revocation is None else {"at": _iso(revocation.revoked_at), "how": revocation.method},
         "erased": None if erasure is None else {"at": _iso(erasure.erased_at), "why": erasure.reason},
+        # Exactly the companies the contact details reached; "deliveries" below also lists the
+        # attempts that never arrived, and privacy notices, each with its status.
+        "receivedBy": recipient_names(received[lead.id], settings),
         "deliveries": [
             {"recipient": _recipient(d, settings), "channel": CHANNELS.get(d.kind, d.kind),
              "what": d.payload_kind, "status": d.status,

@@ -14,6 +14,7 @@ from servicematch.mail.transport import message_send, new_message, send_message
 from servicematch.outbound.http_sender import DeliveryClient, encode_body, signed_post
 from servicematch.outbound.outcome import Outcome, Send, SendResult
 from servicematch.privacy.messages import (
+    Recipients,
     acceptance_email,
     notice_body,
     notice_email,
@@ -26,22 +27,28 @@ from servicematch.settings import Settings
 
 def prepare_privacy_delivery(*, session: Session, delivery: Delivery, lead: Lead, settings: Settings,
                              client: DeliveryClient, timestamp: int,
-                             recipients: Callable[[str], tuple[bool, list[str]]]) -> SendResult | Send:
+                             recipients: Callable[[str], Recipients]) -> SendResult | Send:
     """Build a receipt or a notice; returns the result if nothing can be sent, else its sender.
 
     The sender takes the seconds left for the attempt and sends once within them. `recipients`
-    answers lead_recipients for a lead (the worker reads a whole round's at once).
+    answers recipients_of (with what is under way) for a lead (the worker reads a whole round's at once).
     """
     if delivery.payload_kind == RECEIPT:
         to, subject, text, headers = receipt(lead=lead, recipients=recipients(lead.id), settings=settings,
                                              catalog=cached_catalog(settings.catalog_dir))
-        return _to_consumer(delivery, settings, to, subject, text, headers, what="receipt")
+        if not to:
+            return _rejected(delivery, "the lead has no e-mail address any more")
+        return consumer_mail(settings=settings, delivery=delivery, to=to, subject=subject, text=text,
+                             headers=headers, label="receipt")
     if delivery.payload_kind == ACCEPTED:
         if delivery.provider is None:
             return _rejected(delivery, "the provider no longer exists")
         to, subject, text = acceptance_email(lead=lead, provider_name=delivery.provider.name, settings=settings,
                                              catalog=cached_catalog(settings.catalog_dir))
-        return _to_consumer(delivery, settings, to, subject, text, {}, what="provider accepted")
+        if not to:
+            return _rejected(delivery, "the lead has no e-mail address any more")
+        return consumer_mail(settings=settings, delivery=delivery, to=to, subject=subject, text=text, headers={},
+                             label="provider accepted")
     correction_of = correction_request_id(delivery)
     body = notice_body(session=session, lead=lead, delivery=delivery,
                        correction=_correction(session, settings, correction_of))
@@ -71,20 +78,19 @@ def prepare_privacy_delivery(*, session: Session, delivery: Delivery, lead: Lead
                        allow_private=settings.private_webhooks_allowed)
 
 
-def _to_consumer(delivery: Delivery, settings: Settings, to: str, subject: str, text: str, headers: dict, *,
-                 what: str) -> SendResult | Send:
-    if not to:
-        return _rejected(delivery, "the lead has no e-mail address any more")
+def consumer_mail(*, settings: Settings, delivery: Delivery, to: str, subject: str, text: str, headers: dict,
+                  label: str) -> Send:
+    """The sender of an e-mail to the consumer; its attempt is logged without the address."""
     message = new_message(settings=settings, to=to, subject=subject, text=text, message_id_key=delivery.id,
                           headers=headers)
 
-    def send_to_consumer(deadline: float) -> SendResult:
+    def send(deadline: float) -> SendResult:
         result = send_message(settings=settings, deadline=deadline, message=message)
         # The attempt log keeps no consumer address: it outlives an erasure request's reach.
-        return replace(result, target=f"consumer e-mail ({what})",
+        return replace(result, target=f"consumer e-mail ({label})",
                        error=result.error.replace(to, "<consumer>") if result.error else None)
 
-    return send_to_consumer
+    return send
 
 
 def _correction(session: Session, settings: Settings, request_id: str | None) -> str | None:
@@ -102,8 +108,9 @@ def _rejected(delivery: Delivery, why: str) -> SendResult:
 class PrivacyMessages:
     """Delivery's OtherMessages: consent receipts and privacy notices, built here."""
 
-    def recipients_of(self, *, session: Session, lead_ids: list[str]) -> dict[str, tuple[bool, list[str]]]:
-        return recipients_of(session=session, lead_ids=lead_ids)
+    def recipients_of(self, *, session: Session, lead_ids: list[str]) -> dict[str, Recipients]:
+        # The receipt goes out with the lead's own deliveries: it names those under way too.
+        return recipients_of(session=session, lead_ids=lead_ids, under_way=True)
 
     def prepare(self, **message) -> SendResult | Send:
         return prepare_privacy_delivery(**message)

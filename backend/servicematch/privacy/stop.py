@@ -17,7 +17,7 @@ from servicematch.kernel.clock import utcnow
 from servicematch.privacy import actions
 from servicematch.privacy.contacts import aware, keys_of_lead, leads_of
 from servicematch.privacy.links import read_link
-from servicematch.privacy.messages import lead_recipients
+from servicematch.privacy.messages import recipient_names, recipients_of
 from servicematch.privacy.models import LeadRevocation, PrivacyRequest, RequestKind, UsedLink
 from servicematch.privacy.requests import DONE, DUE_AFTER
 from servicematch.settings import Settings
@@ -44,19 +44,16 @@ def _lead(session: Session, settings: Settings, token: str, now: datetime) -> tu
 
 def preview_stop(*, session_factory: sessionmaker[Session], settings: Settings, token: str,
                  now: datetime | None = None) -> dict:
-    """What the button will stop: the requests and who holds them. Changes nothing."""
+    """What the button will stop: the requests, and the companies that received the contact details
+    (who will be told to stop). Changes nothing."""
     now = now or utcnow()
     with session_factory() as session:
         lead, _ = _lead(session, settings, token, now)
         leads = leads_of(session=session, keys=keys_of_lead(lead)) or [lead]
         revoked = set(session.scalars(select(LeadRevocation.lead_id)
                                       .where(LeadRevocation.lead_id.in_([item.id for item in leads]))))
-        parties: list[str] = []
-        for item in leads:
-            buyer, providers = lead_recipients(session=session, lead_id=item.id)
-            if buyer:
-                parties.append(settings.buyer_name or "Our lead-buying partner")
-            parties.extend(providers)
+        received = recipients_of(session=session, lead_ids=[item.id for item in leads])
+        parties = [name for item in leads for name in recipient_names(received[item.id], settings)]
         return {
             "requests": [{"service": item.category or item.service, "submittedAt": aware(item.created_at).isoformat(),
                           "stopped": item.id in revoked} for item in leads],

@@ -2,7 +2,7 @@
 time, a link to the offer in the portal, and none of the consumer's contact details.
 
 It goes through the delivery outbox (a provider_email row with payload_kind "offer") and is sent
-by the delivery worker like the provider's other e-mails; the worker is handed `OfferMessages`
+by the delivery worker like the provider's other e-mails; the worker is handed its builder
 where it is composed (servicematch.workers), so delivery imports nothing of routing.
 """
 
@@ -110,19 +110,3 @@ def prepare_offer_notice(*, session: Session, delivery: Delivery, lead: Lead, se
                           message_id_key=delivery.id)
     return message_send(settings=settings, message=message)
 
-
-class OfferMessages:
-    """Delivery's OtherMessages for the offer notices, beside another room's messages (privacy's
-    receipts and notices), which it hands everything else to."""
-
-    def __init__(self, others) -> None:
-        self.others = others
-
-    def recipients_of(self, *, session: Session, lead_ids: list[str]) -> dict[str, tuple[bool, list[str]]]:
-        return self.others.recipients_of(session=session, lead_ids=lead_ids)
-
-    def prepare(self, *, session: Session, delivery: Delivery, lead: Lead, settings: Settings,
-                **rest) -> SendResult | Send:
-        if delivery.payload_kind == OFFER_NOTICE:
-            return prepare_offer_notice(session=session, delivery=delivery, lead=lead, settings=settings)
-        return self.others.prepare(session=session, delivery=delivery, lead=lead, settings=settings, **rest)

@@ -5,7 +5,9 @@ Routing has finished with a lead once its auction is closed (decided, every buye
 and none of its deliveries to a buyer or provider is still being sent; until then the answer says
 so and names nobody. Finished, it names exactly the companies the consumer's details reached (a
 2xx, or the SMTP server took the e-mail): not a buyer that refused its post, not a provider whose
-webhook said no, and nobody for a duplicate, a do-not-sell lead no provider took, or a stopped one.
+webhook said no, not a provider whose offer is still open or was declined (one that accepted it in
+the portal is named), and nobody for a duplicate, a do-not-sell lead no provider took, or a stopped one.
+Each company consumers have rated comes with its rating.
 The answer holds no personal data; a wrong or missing token is the same 404 as an unknown request.
 """
 
@@ -26,7 +28,7 @@ from servicematch.intake.models import Lead
 from servicematch.intake.ratelimit import SlidingWindowLimiter, counted_always
 from servicematch.intake.status_token import STATUS_TOKEN_HEADER, status_token_matches
 from servicematch.kernel.references import shown_reference
-from servicematch.privacy.messages import recipient_names, recipients_of
+from servicematch.privacy.messages import recipients_of
 from servicematch.privacy.notices import LEAD, RECEIPT
 from servicematch.routing.models import Auction
 from servicematch.settings import Settings
@@ -35,10 +37,18 @@ NOT_FOUND = "No such request."
 MINUTE = 60
 
 
+class CompanyRating(BaseModel):
+    company: str = Field(description="A name of `companies`")
+    average: float = Field(description="Average stars, 1-5, one decimal place")
+    count: int = Field(description="How many consumers rated it (at least one)")
+
+
 class LeadStatus(BaseModel):
     reference: str = Field(description="The lead's reference, as the consumer is shown it: 7K3M-Q9TX")
     finished: bool = Field(description="Routing has decided and every delivery to a company has settled")
     companies: list[str] = Field(description="Who received the consumer's details, by name (empty until finished)")
+    ratings: list[CompanyRating] = Field(
+        description="Consumers' ratings of the companies named, for those rated at least once")
     receiptEmail: bool = Field(description="The consent receipt e-mail is sent or on its way")
 
 
@@ -82,10 +92,12 @@ def lead_status(*, session_factory: sessionmaker[Session], settings: Settings, r
                       for kind, payload, status in sends)
         receipts = [status for _, payload, status in sends if payload == RECEIPT]
         finished = closed and not sending
-        companies = recipient_names(recipients_of(session=session, lead_ids=[lead.id], delivered_only=True)[lead.id],
-                                    settings) if finished else []
+        named = recipients_of(session=session, lead_ids=[lead.id])[lead.id].named(settings) if finished else []
     # Before routing queues the receipt, it is on its way for a lead with an e-mail address.
     receipt_email = (receipts[0] in (DeliveryStatus.PENDING, DeliveryStatus.DELIVERED) if receipts
                      else lead.email_hash is not None)
-    return LeadStatus(reference=shown_reference(lead.reference), finished=finished, companies=companies,
+    return LeadStatus(reference=shown_reference(lead.reference), finished=finished,
+                      companies=[company.name for company in named],
+                      ratings=[CompanyRating(company=company.name, average=company.rating.average,
+                                             count=company.rating.count) for company in named if company.rating.count],
                       receiptEmail=receipt_email)

@@ -27,7 +27,7 @@ def test_a_provider_reads_its_profile(provider):
         "services": ["services/hvac", "services/roofing"], "zips": ["78701"], "radiusMiles": 25.0, "states": [],
         "hours": None, "dailyCap": None, "weeklyBudget": None, "active": True, "pausedBy": None, "autoAccept": False,
         "mode": "review", "verified": False, "licenceNumber": "TACLA12345C", "licenceState": "TX",
-        "licencesNeeded": ["HVAC contractor licence"]}
+        "licencesNeeded": ["HVAC contractor licence"], "rating": {"average": None, "count": 0}}
 
 
 def test_services_area_hours_caps_budget_and_auto_accept_are_saved(app, provider):

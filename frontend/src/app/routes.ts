@@ -19,6 +19,7 @@ export const paths = {
   privacyRequests: '/privacy/requests',
   privacyChoices: '/privacy/choices',
   privacyStop: '/privacy/stop',
+  review: '/review',
   marketingPartners: '/marketing-partners',
 } as const
 

@@ -637,6 +637,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/console/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Consumers' reviews, newest first (the latest 200), hidden ones included (admins) */
+        get: operations["list_reviews_api_console_reviews_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/reviews/{review_id}/hide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Hide a review from the provider's list and rating, with a reason (admins, audited) */
+        post: operations["hide_review_api_console_reviews__review_id__hide_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/console/session": {
         parameters: {
             query?: never;
@@ -1119,6 +1153,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pro/providers/{provider_id}/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The provider's rating and its consumers' reviews (hidden ones left out) */
+        get: operations["provider_reviews_api_pro_providers__provider_id__reviews_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pro/session": {
         parameters: {
             query?: never;
@@ -1133,6 +1184,40 @@ export interface paths {
         post: operations["sign_in_api_pro_session_post"];
         /** Sign out */
         delete: operations["sign_out_api_pro_session_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rate the provider a review link names: 1-5 stars and a few words, once */
+        post: operations["rate_api_reviews_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reviews/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What a review link rates: the provider and the service, and whether it was rated already */
+        post: operations["look_up_api_reviews_lookup_post"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1436,6 +1521,24 @@ export interface components {
              */
             useragent: string;
         };
+        /** CompanyRating */
+        CompanyRating: {
+            /**
+             * Average
+             * @description Average stars, 1-5, one decimal place
+             */
+            average: number;
+            /**
+             * Company
+             * @description A name of `companies`
+             */
+            company: string;
+            /**
+             * Count
+             * @description How many consumers rated it (at least one)
+             */
+            count: number;
+        };
         /** ConsoleCredit */
         ConsoleCredit: {
             /** Amountcents */
@@ -1482,6 +1585,34 @@ export interface components {
         ConsoleCreditList: {
             /** Items */
             items: components["schemas"]["ConsoleCredit"][];
+        };
+        /** ConsoleReview */
+        ConsoleReview: {
+            /** City */
+            city: string | null;
+            /** Createdat */
+            createdAt: string;
+            /** Hiddenat */
+            hiddenAt: string | null;
+            /** Hiddenby */
+            hiddenBy: string | null;
+            /** Id */
+            id: string;
+            /** Providerid */
+            providerId: string;
+            /** Providername */
+            providerName: string;
+            /** Stars */
+            stars: number;
+            /** State */
+            state: string | null;
+            /** Text */
+            text: string | null;
+        };
+        /** ConsoleReviewList */
+        ConsoleReviewList: {
+            /** Items */
+            items: components["schemas"]["ConsoleReview"][];
         };
         /**
          * Consumer
@@ -1743,6 +1874,11 @@ export interface components {
             /** Vertical */
             vertical: string;
         };
+        /** HideReview */
+        HideReview: {
+            /** Reason */
+            reason: string;
+        };
         /**
          * Invitation
          * @description Invite a provider directly: its area is ZIP codes (and a radius) or states.
@@ -1836,6 +1972,11 @@ export interface components {
              */
             finished: boolean;
             /**
+             * Ratings
+             * @description Consumers' ratings of the companies named, for those rated at least once
+             */
+            ratings: components["schemas"]["CompanyRating"][];
+            /**
              * Receiptemail
              * @description The consent receipt e-mail is sent or on its way
              */
@@ -1903,6 +2044,21 @@ export interface components {
             partners: string[];
             /** Version */
             version: string;
+        };
+        /** NewReview */
+        NewReview: {
+            /**
+             * Stars
+             * @description 1 to 5
+             */
+            stars: number;
+            /**
+             * Text
+             * @description A few words, at most 1,000 characters
+             */
+            text?: string | null;
+            /** Token */
+            token: string;
         };
         /**
          * OfferContact
@@ -2310,6 +2466,7 @@ export interface components {
             phone: string | null;
             /** Radiusmiles */
             radiusMiles: number | null;
+            rating: components["schemas"]["ProviderRating"];
             /** Services */
             services: string[];
             /** States */
@@ -2410,6 +2567,34 @@ export interface components {
             zips: string[];
         };
         /**
+         * ProviderRating
+         * @description Consumers' rating of the provider, hidden reviews left out.
+         */
+        ProviderRating: {
+            /**
+             * Average
+             * @description Average stars, 1-5, one decimal place; null without reviews
+             */
+            average: number | null;
+            /** Count */
+            count: number;
+        };
+        /** ProviderReviews */
+        ProviderReviews: {
+            /**
+             * Average
+             * @description Average stars, one decimal place; null without reviews
+             */
+            average: number | null;
+            /** Count */
+            count: number;
+            /**
+             * Items
+             * @description Newest first, the latest 100; hidden reviews left out
+             */
+            items: components["schemas"]["ReviewItem"][];
+        };
+        /**
          * ProviderUpdate
          * @description Only the fields sent are changed; the result is checked whole before anything is written.
          */
@@ -2475,6 +2660,43 @@ export interface components {
         RetryMany: {
             /** Ids */
             ids: string[];
+        };
+        /** ReviewItem */
+        ReviewItem: {
+            /** City */
+            city: string | null;
+            /** Createdat */
+            createdAt: string;
+            /** Id */
+            id: string;
+            /** Stars */
+            stars: number;
+            /** State */
+            state: string | null;
+            /** Text */
+            text: string | null;
+        };
+        /** ReviewLink */
+        ReviewLink: {
+            /**
+             * Token
+             * @description The token from the link's fragment
+             */
+            token: string;
+        };
+        /** ReviewLinkInfo */
+        ReviewLinkInfo: {
+            /** Alreadyrated */
+            alreadyRated: boolean;
+            /** Providername */
+            providerName: string;
+            /** Servicename */
+            serviceName: string;
+        };
+        /** ReviewThanks */
+        ReviewThanks: {
+            /** Message */
+            message: string;
         };
         /**
          * ServiceDetail
@@ -5817,6 +6039,162 @@ export interface operations {
             };
         };
     };
+    list_reviews_api_console_reviews_get: {
+        parameters: {
+            query?: {
+                providerId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleReviewList"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    hide_review_api_console_reviews__review_id__hide_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                review_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HideReview"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleReview"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     read_session_api_console_session_get: {
         parameters: {
             query?: never;
@@ -8015,6 +8393,80 @@ export interface operations {
             };
         };
     };
+    provider_reviews_api_pro_providers__provider_id__reviews_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderReviews"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not this account's provider, or none: no body at all */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     read_session_api_pro_session_get: {
         parameters: {
             query?: never;
@@ -8212,6 +8664,153 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests from this address; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    rate_api_reviews_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewReview"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewThanks"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This request's provider was rated already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link is not valid, expired, or its request is gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests from this address; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    look_up_api_reviews_lookup_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewLink"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewLinkInfo"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link is not valid, expired, or its request is gone */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

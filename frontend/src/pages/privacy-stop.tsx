@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import { Link, useSearchParams } from 'react-router'
 import { Button } from '../components/button'
+import { PageNotice } from '../components/page-notice'
 import { previewStop, stopNow, type StopPreview } from '../features/privacy/privacy-api'
 import { StaticPage } from './static-page'
 
@@ -53,7 +54,7 @@ export default function PrivacyStopPage() {
             </ul>
             {state.preview.recipients.length ? (
               <>
-                <p className="text-slate-800">These companies will be told at once to stop contacting you:</p>
+                <p className="text-slate-800">These companies received your contact details, and will be told at once to stop contacting you:</p>
                 <ul className="list-disc space-y-1 pl-6 text-slate-800">
                   {state.preview.recipients.map((name) => (
                     <li key={name}>{name}</li>
@@ -66,16 +67,8 @@ export default function PrivacyStopPage() {
             </Button>
           </>
         ) : null}
-        {state.phase === 'done' ? (
-          <p role="status" className="rounded-lg border border-green-200 bg-green-50 p-4 text-green-900">
-            {state.message}
-          </p>
-        ) : null}
-        {state.phase === 'refused' ? (
-          <p role="alert" className="rounded-lg border border-red-200 bg-red-50 p-4 font-medium text-red-800">
-            {state.message}
-          </p>
-        ) : null}
+        {state.phase === 'done' ? <PageNotice tone="done">{state.message}</PageNotice> : null}
+        {state.phase === 'refused' ? <PageNotice tone="refused">{state.message}</PageNotice> : null}
         <p className="text-sm text-slate-700">
           No link at hand? Use <Link to="/privacy/choices" className="text-brand-700 underline">Your Privacy Choices</Link>:
           we send a code to the e-mail address you gave us.

@@ -39,7 +39,7 @@ function open(state: object) {
 
 const after = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms))
 const status = (finished: boolean, companies: string[] = [], receiptEmail = true): LeadStatus =>
-  ({ reference: ACCEPTED.reference, finished, companies, receiptEmail })
+  ({ reference: ACCEPTED.reference, finished, companies, ratings: [], receiptEmail })
 
 describe('the thank-you page', () => {
   it('names who received the request, with the service’s message, once routing has finished', async () => {

@@ -1,8 +1,9 @@
-import { CircleCheck, Clock, Hash, Mail, PhoneCall, ShieldCheck } from 'lucide-react'
+import { CircleCheck, Clock, Hash, Mail, PhoneCall, ShieldCheck, Star } from 'lucide-react'
 import { Link, Navigate, useLocation } from 'react-router'
 import { FullScreenLoader, LOADER_MS, useElapsed } from '../components/full-screen-loader'
 import { outcomeOf, STATUS_GRACE_MS, useLeadStatus } from '../features/lead-status/lead-status'
 import type { Accepted } from '../features/questionnaire/submit'
+import { ratingInWords } from '../lib/rating'
 import { useCompleteRegistration } from '../lib/third-party/use-complete-registration'
 
 /** What the lead form hands over after the server accepted the request. */
@@ -31,6 +32,7 @@ function ThankYou({ successMessage, reference, requestId, statusToken }: ThankYo
   const outcome = outcomeOf(status)
   const mailed = status?.receiptEmail === true
   const companies = outcome.kind === 'received' ? outcome.companies : []
+  const ratings = outcome.kind === 'received' ? outcome.ratings : {}
   const keep = {
     icon: Hash,
     title: 'Keep your reference',
@@ -79,9 +81,15 @@ function ThankYou({ successMessage, reference, requestId, statusToken }: ThankYo
           <h2 id="who-contacts" className="text-lg font-bold text-brand-900">Who will contact you</h2>
           <ul className="mt-3 divide-y divide-slate-100">
             {companies.map((name) => (
-              <li key={name} className="flex items-center gap-3 py-3 font-semibold text-slate-800">
+              <li key={name} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-3 font-semibold text-slate-800">
                 <ShieldCheck aria-hidden="true" className="size-5 shrink-0 text-brand-700" />
                 {name}
+                {ratings[name] ? (
+                  <span className="flex items-center gap-1 text-sm font-normal text-slate-700">
+                    <Star aria-hidden="true" className="size-4 fill-amber-400 text-amber-500" />
+                    <span>Rated {ratingInWords(ratings[name])}</span>
+                  </span>
+                ) : null}
               </li>
             ))}
           </ul>

@@ -46,9 +46,16 @@ export function useLeadStatus(requestId: string | undefined, token: string | und
 
 /** What the page can truthfully say: who received the request, that nobody did, or (routing not
  * finished in time, or its status unreadable) only that the request is saved. */
-export type Outcome = { kind: 'received'; companies: string[] } | { kind: 'nobody' } | { kind: 'saved' }
+export type Outcome =
+  | { kind: 'received'; companies: string[]; ratings: Record<string, { average: number; count: number }> }
+  | { kind: 'nobody' }
+  | { kind: 'saved' }
 
 export function outcomeOf(status: LeadStatus | null): Outcome {
   if (!status?.finished) return { kind: 'saved' }
-  return status.companies.length ? { kind: 'received', companies: status.companies } : { kind: 'nobody' }
+  // Consumers' ratings of the companies named, for those rated at least once.
+  const ratings = Object.fromEntries(
+    (status.ratings ?? []).filter((rating) => rating.count > 0).map(({ company, average, count }) => [company, { average, count }]),
+  )
+  return status.companies.length ? { kind: 'received', companies: status.companies, ratings } : { kind: 'nobody' }
 }

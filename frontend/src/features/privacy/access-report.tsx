@@ -43,9 +43,21 @@ export function AccessReportView({ report }: { report: AccessReport }) {
           ) : null}
           {lead.revoked ? <p className="text-sm text-slate-700">Consent withdrawn {when(lead.revoked.at)} ({lead.revoked.how}).</p> : null}
           {lead.erased ? <p className="text-sm text-slate-700">Personal data erased {when(lead.erased.at)}.</p> : null}
+          <section aria-label="Companies that received your contact details" className="text-sm">
+            <h4 className="font-semibold text-slate-800">Companies that received your contact details</h4>
+            {lead.receivedBy.length ? (
+              <ul className="list-disc pl-6 text-slate-900">
+                {lead.receivedBy.map((name) => (
+                  <li key={name}>{name}</li>
+                ))}
+              </ul>
+            ) : (
+              <p className="text-slate-700">None: your contact details were not given to any company.</p>
+            )}
+          </section>
           <div className="overflow-x-auto">
             <table className="w-full text-left text-sm">
-              <caption className="mb-1 text-left font-semibold text-slate-800">Who received it</caption>
+              <caption className="mb-1 text-left font-semibold text-slate-800">Everything we sent about it, and how it went</caption>
               <thead>
                 <tr className="border-b border-slate-200">
                   <th scope="col" className="py-1 pr-3">Recipient</th>

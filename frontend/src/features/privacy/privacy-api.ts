@@ -35,6 +35,8 @@ export interface ReportLead {
   consent: { text: string; givenAt: string; pageUrl: string | null; ipAddress: string | null } | null
   revoked: { at: string; how: string } | null
   erased: { at: string; why: string } | null
+  /** Exactly the companies the contact details reached (delivered, or accepted in the provider portal). */
+  receivedBy: string[]
   deliveries: { recipient: string; channel: string; what: string; status: string; receivedAt: string | null }[]
 }
 

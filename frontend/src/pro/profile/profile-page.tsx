@@ -4,6 +4,7 @@ import { PortalError, providerPath, request, type Profile } from '../api'
 import { useSignedIn } from '../session'
 import { ErrorNotice, Loading } from '../ui'
 import { ProfileForm } from './profile-form'
+import { RatingCard } from './rating-card'
 import { StatusCard } from './status-card'
 
 export default function ProfilePage() {
@@ -28,6 +29,7 @@ export default function ProfilePage() {
       {profile && options ? (
         <>
           <StatusCard profile={profile} onSaved={setProfile} />
+          <RatingCard profile={profile} />
           <ProfileForm profile={profile} options={options} onSaved={setProfile} />
         </>
       ) : error ? null : <Loading />}
