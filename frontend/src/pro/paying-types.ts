@@ -51,9 +51,10 @@ export interface CreditRequestView {
   createdAt: string
   decidedAt: string | null
   decisionNote: string | null
-  serviceName: string
-  city: string
-  state: string
+  // Null once the lead was erased.
+  serviceName: string | null
+  city: string | null
+  state: string | null
 }
 
 export interface OfferDetail extends OfferSummary {
@@ -62,6 +63,8 @@ export interface OfferDetail extends OfferSummary {
   reference: string | null
   credit: CreditRequestView | null
   creditableUntil: string | null
+  /** The consumer stopped or erased the request after acceptance: contact them no more. */
+  consentWithdrawn?: boolean
 }
 
 export interface CreditList {

@@ -5,7 +5,7 @@ import { buttonClasses } from '../../components/button-classes'
 import { PortalError, providerPath, request } from '../api'
 import { CreditSummary } from '../credit-status'
 import { currentMonth, formatDate, formatMoney, monthLabel } from '../format'
-import type { CreditList, Statement } from '../paying-types'
+import type { CreditList, CreditRequestView, Statement } from '../paying-types'
 import { offerPath } from '../paths'
 import { useSignedIn } from '../session'
 import { Card, ErrorNotice, Loading, inputClass } from '../ui'
@@ -128,6 +128,10 @@ function StatementCard({ statement, month, providerId, onMonth }: {
   )
 }
 
+/** "Roofing, Austin TX"; an erased lead's request keeps only its reason and amount. */
+const creditTitle = ({ serviceName, city, state }: CreditRequestView) =>
+  [serviceName ?? 'A lead', [city, state].filter(Boolean).join(' ')].filter(Boolean).join(', ')
+
 function CreditsCard({ credits }: { credits: CreditList }) {
   return (
     <Card title="Credit requests" id="credits-heading">
@@ -141,9 +145,7 @@ function CreditsCard({ credits }: { credits: CreditList }) {
             {credits.items.map((credit) => (
               <li key={credit.id} className="space-y-1 py-3">
                 <p className="text-base font-semibold text-slate-900">
-                  {credit.offerId
-                    ? <Link to={offerPath(credit.offerId)} className={ROW_LINK}>{credit.serviceName}, {credit.city} {credit.state}</Link>
-                    : `${credit.serviceName}, ${credit.city} ${credit.state}`}
+                  {credit.offerId ? <Link to={offerPath(credit.offerId)} className={ROW_LINK}>{creditTitle(credit)}</Link> : creditTitle(credit)}
                 </p>
                 <CreditSummary credit={credit} />
               </li>

@@ -106,6 +106,11 @@ export default function OfferPage() {
       ) : null}
       {closed ? <p role="status" className="rounded-lg bg-slate-100 px-4 py-3 text-base text-slate-800">{closed}</p> : null}
 
+      {offer.status === 'accepted' && offer.consentWithdrawn ? (
+        <p role="status" className="rounded-lg bg-amber-50 px-4 py-3 text-base text-amber-900">
+          The customer has since stopped this request: do not contact them about it. Their details are no longer shown.
+        </p>
+      ) : null}
       {offer.status === 'accepted' && offer.contact ? (
         <ContactCard contact={offer.contact} reference={offer.reference} offer={offer} />
       ) : null}
