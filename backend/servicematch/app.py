@@ -40,6 +40,7 @@ from servicematch.security import install_http_hygiene
 from servicematch.settings import Settings, get_settings
 from servicematch.web.router import install_site
 from servicematch.worker_process import built_in_worker
+from servicematch.workers import wire_withdrawal
 
 
 def create_app(settings: Settings | None = None, *, tune_gc: bool = False) -> FastAPI:
@@ -118,6 +119,7 @@ def create_app(settings: Settings | None = None, *, tune_gc: bool = False) -> Fa
     install_console(app)  # /api/console/* (the console's page, /admin, is one of the site's routes)
     install_portal(app)  # /api/pro/* (the provider portal) and /api/partner/* (joining)
     install_privacy(app, settings)  # rights requests by code, the receipt's one-click stop
+    wire_withdrawal()  # a stop or an erasure withdraws the lead's open offers (routing)
     install_site(app, settings, catalog)  # last: its catch-all route answers what no API route did
     install_http_hygiene(app, settings)  # security headers, HEAD, 405, CSP reports: around everything
 

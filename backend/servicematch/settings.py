@@ -139,6 +139,9 @@ class Settings(BaseSettings):
     portal_signin_failures_per_address: int = Field(default=20, ge=1)
     portal_signin_window_seconds: int = Field(default=900, ge=1)
     partner_application_rate_limit: int = Field(default=5, ge=1)
+    # How long a provider in review mode has to accept an offer before it expires and the lead may
+    # be offered to the next matching provider.
+    offer_ttl_minutes: int = Field(default=120, ge=1, le=7 * 24 * 60)
     # Funnel events accepted per client address per minute (more are dropped, never queued).
     events_rate_limit: int = Field(default=120, ge=1)
     events_retention_days: int = Field(default=30, ge=1)

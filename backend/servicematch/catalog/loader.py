@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -65,6 +66,13 @@ class CatalogIndex:
         """The consent text shown for a service, with the sender's name filled in."""
         text = service.tcpaText or self.catalog.site.defaultTcpaText
         return text.replace(SENDER_PLACEHOLDER, brand_name)
+
+
+@lru_cache(maxsize=4)
+def cached_catalog(root: Path) -> CatalogIndex:
+    """The catalogue under `root`, loaded once per process: for the worker's messages, which name
+    services and are built far from the app that holds its own copy."""
+    return load_catalog(root)
 
 
 def load_catalog(root: Path) -> CatalogIndex:

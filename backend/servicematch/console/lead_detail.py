@@ -21,16 +21,18 @@ from servicematch.delivery.models import Delivery, TargetKind
 from servicematch.errors import NotFound
 from servicematch.intake.models import ConsentRecord, Lead
 from servicematch.privacy.models import LeadErasure
-from servicematch.privacy.notices import CORRECTED, DELETED, LEAD, RECEIPT, REVOKED
+from servicematch.privacy.notices import ACCEPTED, CORRECTED, DELETED, LEAD, RECEIPT, REVOKED
 from servicematch.reporting.models import Carried
+from servicematch.routing.offer_notice import OFFER_NOTICE
 from servicematch.routing.reports import waterfall
 from servicematch.settings import Settings
 
 CHANNELS = {TargetKind.BUYER: "webhook", TargetKind.BUYER_POST: "webhook", TargetKind.PROVIDER_WEBHOOK: "webhook",
-            TargetKind.PROVIDER_EMAIL: "email", TargetKind.CONSUMER_EMAIL: "email"}
+            TargetKind.PROVIDER_EMAIL: "email", TargetKind.CONSUMER_EMAIL: "email", TargetKind.PROVIDER_PORTAL: "portal"}
 # What a delivery carried, by its payload_kind, as an operator reads it.
 CARRIED = {LEAD: "Lead", RECEIPT: "Consent receipt", REVOKED: "Revocation notice", DELETED: "Deletion notice",
-           CORRECTED: "Correction notice"}
+           CORRECTED: "Correction notice", ACCEPTED: "Provider accepted (to the consumer)",
+           OFFER_NOTICE: "Offer notice (no contact details)"}
 
 
 def carried(payload_kind: str) -> dict:
@@ -109,6 +111,8 @@ def _consent(consent: ConsentRecord | None, *, reveal: bool) -> dict | None:
 
 
 def _name_of(delivery: Delivery) -> str | None:
+    if delivery.kind == TargetKind.CONSUMER_EMAIL:
+        return None  # an acceptance e-mail names a provider, but goes to the consumer
     if delivery.provider:
         return delivery.provider.name
     return delivery.buyer.name if delivery.buyer else None

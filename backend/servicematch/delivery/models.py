@@ -47,10 +47,15 @@ class TargetKind:
     PROVIDER_EMAIL = "provider_email"
     # The consumer's own mailbox: consent receipts (servicematch.privacy).
     CONSUMER_EMAIL = "consumer_email"
+    # A provider accepted the lead's offer in the portal and sees its details there: written
+    # delivered in the accepting transaction, as the record of who got the consumer's details.
+    # Nothing sends it (the worker claims pending rows only, and this one never is).
+    PROVIDER_PORTAL = "provider_portal"
 
 
 # A lead's own deliveries: to the buyer and to providers (not the consumer's receipt e-mail).
-LEAD_KINDS = (TargetKind.BUYER, TargetKind.BUYER_POST, TargetKind.PROVIDER_WEBHOOK, TargetKind.PROVIDER_EMAIL)
+LEAD_KINDS = (TargetKind.BUYER, TargetKind.BUYER_POST, TargetKind.PROVIDER_WEBHOOK, TargetKind.PROVIDER_EMAIL,
+              TargetKind.PROVIDER_PORTAL)
 
 
 class ProviderMode:
@@ -88,11 +93,11 @@ class Provider(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # The portal's profile (servicematch.portal). A ProviderMode.
     mode: Mapped[str] = mapped_column(String(16), default=ProviderMode.DIRECT, server_default=ProviderMode.DIRECT)
-    # Take each offer at once, without the provider's tap (used once offers exist).
+    # Take each offer at once, without the provider's tap: charged, and sent the lead in full.
     auto_accept: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # When leads may come: "Mon-Fri 08:00-18:00 America/Chicago" (routing/hours.py); empty: always.
     hours: Mapped[str | None] = mapped_column(String(120))
-    # Most a week's accepted leads may cost; stored now, spent against once accepting is charged.
+    # Most a week's accepted leads may cost (weeks from Monday 00:00 UTC); routing/matching.py.
     weekly_budget_cents: Mapped[int | None] = mapped_column(Integer)
     # Who set active to false: a PausedBy, None while active.
     paused_by: Mapped[str | None] = mapped_column(String(16))

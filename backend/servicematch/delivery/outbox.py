@@ -74,6 +74,17 @@ def enqueue_providers(*, session: Session, lead: Lead, providers: list[Provider]
     return _queue(session, rows)
 
 
+def record_portal_handover(*, session: Session, lead: Lead, provider: Provider, now: datetime) -> Delivery:
+    """The provider accepted the lead in the portal: its details were handed over there, now.
+
+    Stored delivered, so privacy's receipts, stop page and access report (which read deliveries)
+    name the provider; nothing is ever sent for it."""
+    row = _row(lead, TargetKind.PROVIDER_PORTAL, f"portal:{provider.id}", now, provider=provider)
+    row.status, row.completed_at = DeliveryStatus.DELIVERED, now
+    session.add(row)
+    return row
+
+
 def retry_delivery(*, session: Session, delivery_id: str, now: datetime | None = None) -> Delivery:
     """Put a failed or rejected delivery back in the queue, with a fresh retry window."""
     now = now or utcnow()
@@ -99,6 +110,6 @@ def matched_provider_names(*, session: Session, lead_id: str) -> list[str]:
     """The providers a lead was matched to, for the consumer's thank-you answer."""
     rows = session.execute(
         select(Provider.name).join(Delivery, Delivery.provider_id == Provider.id)
-        .where(Delivery.lead_id == lead_id).distinct().order_by(Provider.name)
+        .where(Delivery.lead_id == lead_id, Delivery.payload_kind == "lead").distinct().order_by(Provider.name)
     ).all()
     return [name for (name,) in rows]

@@ -1,4 +1,5 @@
-"""Background chores a worker runs when it has nothing to send: at most hourly, off its thread."""
+"""Background chores a worker runs when it has nothing to send: at most once a period (an hour
+unless given), off its thread."""
 
 from __future__ import annotations
 
@@ -12,13 +13,16 @@ log = logging.getLogger("servicematch.chores")
 
 class HourlyChore:
     """Poked whenever the worker is idle; runs `job` on a thread of its own (never holding up
-    sends) if an hour has passed since it last started and it is not still running."""
+    sends) if its period (an hour unless `every_seconds` says otherwise) has passed since it last
+    started and it is not still running."""
 
     CHECK_EVERY_SECONDS = 3600.0
 
-    def __init__(self, name: str, job: Callable[[], None]) -> None:
+    def __init__(self, name: str, job: Callable[[], None], *, every_seconds: float | None = None) -> None:
         self.name = name
         self.job = job
+        if every_seconds is not None:
+            self.CHECK_EVERY_SECONDS = every_seconds
         self._checked_at: float | None = None
         self._thread: threading.Thread | None = None
 
@@ -40,4 +44,4 @@ class HourlyChore:
         try:
             self.job()
         except Exception:
-            log.exception("%s failed; trying again in an hour", self.name)
+            log.exception("%s failed; trying again in %.0f s", self.name, self.CHECK_EVERY_SECONDS)

@@ -1,8 +1,8 @@
 """A provider's profile in the portal: what it offers, where, when, how much, paused or not.
 
 Services, area and daily cap are the directory's own columns (delivery/providers.py) and
-matching reads them today, as it reads the hours and the pause; the weekly budget and
-auto-accept are kept for the offers to come (docs/portal.md).
+matching reads them, as it reads the hours and the pause; the weekly budget and auto-accept
+govern the provider's offers (routing/offers.py, docs/portal.md).
 """
 
 from __future__ import annotations

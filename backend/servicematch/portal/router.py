@@ -43,6 +43,7 @@ from servicematch.portal.models import ProviderAccount
 from servicematch.portal.router_events import router as events_router
 from servicematch.portal.router_join import PartnerMessage
 from servicematch.portal.router_join import router as join_router
+from servicematch.portal.router_offers import router as offers_router
 from servicematch.portal.sessions import API_PREFIX, PORTAL
 from servicematch.settings import Settings
 
@@ -294,4 +295,5 @@ def install_portal(app: FastAPI) -> None:
                                                          store=store)
     app.include_router(join_router)
     app.include_router(router)
+    app.include_router(offers_router)
     app.include_router(events_router)

@@ -19,6 +19,7 @@ from servicematch.privacy.models import (
     PrivacyRequest,
 )
 from servicematch.privacy.notices import DELETED, REVOKED, enqueue_notices, stop_unsent
+from servicematch.privacy.withdrawal import consent_withdrawn_from
 from servicematch.settings import Settings
 
 CONTACT_FIELDS = ("first", "last", "email", "phone", "address1", "address2", "city", "state", "zip")
@@ -35,6 +36,7 @@ def revoke(*, session: Session, leads: list[Lead], method: str, request_id: str 
     stop_unsent(session=session, lead_ids=lead_ids,
                 reason=f"not sent: the consumer withdrew consent ({method})", now=now)
     enqueue_notices(session=session, lead_ids=lead_ids, notice=REVOKED, now=now)
+    consent_withdrawn_from(session, lead_ids, now)
     return len(lead_ids) - len(already)
 
 
@@ -106,6 +108,7 @@ def erase(*, session: Session, settings: Settings, leads: list[Lead], reason: st
                     now=now)
         if notify:
             enqueue_notices(session=session, lead_ids=lead_ids, notice=DELETED, now=now)
+        consent_withdrawn_from(session, lead_ids, now)
     return len(lead_ids)
 
 

@@ -68,15 +68,39 @@ def recipient_names(recipients: tuple[bool, list[str]], settings: Settings) -> l
     return [settings.buyer_name or "our lead-buying partner", *names] if buyer else list(names)
 
 
+def service_name_of(lead: Lead, catalog) -> str:
+    """The service as the consumer chose it; one since removed from the catalogue still has its
+    buyer's name for it."""
+    service = catalog.find(lead.service, lead.vertical) if catalog is not None else None
+    return getattr(service, "name", None) or lead.category or lead.service
+
+
+def acceptance_email(*, lead: Lead, provider_name: str, settings: Settings, catalog) -> tuple[str, str, str]:
+    """(recipient, subject, text) of the short e-mail telling the consumer that a provider took
+    their request in its portal and now has their contact details."""
+    contact = decrypt_personal_data(lead=lead, settings=settings)["contact"]
+    service_name = service_name_of(lead, catalog)
+    lines = [
+        f"Hello {contact.get('first') or 'there'},",
+        "",
+        f"{provider_name} has your request for {service_name} and will contact you.",
+        "",
+        f"Your reference: {shown_reference(lead.reference)}",
+        "",
+        "To stop calls, texts and e-mails about this request, open this link and press the button:",
+        stop_url(settings=settings, lead_id=lead.id),
+    ]
+    subject = f"{provider_name} has your {settings.brand_name} request"
+    return contact.get("email", ""), subject, "\n".join(lines) + "\n"
+
+
 def receipt(*, lead: Lead, recipients: tuple[bool, list[str]], settings: Settings,
             catalog) -> tuple[str, str, str, dict]:
     """(recipient, subject, text, extra headers) of the consent receipt for `lead`, given
     lead_recipients' answer for it."""
     contact = decrypt_personal_data(lead=lead, settings=settings)["contact"]
     consent = lead.consent
-    # A service since removed from the catalogue still has its buyer's name for it.
-    service = catalog.find(lead.service, lead.vertical) if catalog is not None else None
-    service_name = getattr(service, "name", None) or lead.category or lead.service
+    service_name = service_name_of(lead, catalog)
     link = stop_url(settings=settings, lead_id=lead.id)
     parties = recipient_names(recipients, settings)
     when = aware(consent.consented_at) if consent else aware(lead.created_at)

@@ -14,7 +14,8 @@ from servicematch.privacy.models import LeadErasure, LeadRevocation, PrivacyRequ
 from servicematch.settings import Settings
 
 CHANNELS = {"buyer": "lead buyer (web)", "provider_webhook": "provider (web)",
-            "provider_email": "provider (e-mail)", "consumer_email": "you (e-mail)"}
+            "provider_email": "provider (e-mail)", "consumer_email": "you (e-mail)",
+            "provider_portal": "provider (accepted in its portal)"}
 
 
 def _iso(value) -> str | None:
@@ -33,7 +34,7 @@ def _recipient(delivery: Delivery, settings: Settings) -> str:
 EXTRA_LABELS = {"address2": "Address line 2", "cq20": "Year employment began"}
 
 
-def _labels(index: CatalogIndex | None, lead: Lead) -> dict[str, str]:
+def question_labels(index: CatalogIndex | None, lead: Lead) -> dict[str, str]:
     """The question each stored key answers, as the visitor read it on the form."""
     if index is None:
         return dict(EXTRA_LABELS)
@@ -69,7 +70,7 @@ def lead_report(*, session: Session, settings: Settings, lead: Lead, index: Cata
         "category": lead.category,
         "contact": contact,
         "answers": answers,
-        "inWords": in_words(labels=_labels(index, lead), contact=contact, answers=answers),
+        "inWords": in_words(labels=question_labels(index, lead), contact=contact, answers=answers),
         "click": lead.click or {},
         "doNotSell": lead.do_not_sell,
         "consent": None if consent is None else {

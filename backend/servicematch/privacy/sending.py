@@ -4,26 +4,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from functools import lru_cache
-from pathlib import Path
 
 from sqlalchemy.orm import Session
 
+from servicematch.catalog.loader import cached_catalog
 from servicematch.delivery.models import Delivery
 from servicematch.intake.models import Lead
 from servicematch.mail.transport import message_send, new_message, send_message
 from servicematch.outbound.http_sender import DeliveryClient, encode_body, signed_post
 from servicematch.outbound.outcome import Outcome, Send, SendResult
-from servicematch.privacy.messages import notice_body, notice_email, receipt, recipients_of
-from servicematch.privacy.notices import RECEIPT, correction_request_id
+from servicematch.privacy.messages import (
+    acceptance_email,
+    notice_body,
+    notice_email,
+    receipt,
+    recipients_of,
+)
+from servicematch.privacy.notices import ACCEPTED, RECEIPT, correction_request_id
 from servicematch.settings import Settings
-
-
-@lru_cache(maxsize=4)
-def _catalog(catalog_dir: Path):
-    from servicematch.catalog.loader import load_catalog
-
-    return load_catalog(catalog_dir)
 
 
 def prepare_privacy_delivery(*, session: Session, delivery: Delivery, lead: Lead, settings: Settings,
@@ -36,19 +34,14 @@ def prepare_privacy_delivery(*, session: Session, delivery: Delivery, lead: Lead
     """
     if delivery.payload_kind == RECEIPT:
         to, subject, text, headers = receipt(lead=lead, recipients=recipients(lead.id), settings=settings,
-                                             catalog=_catalog(settings.catalog_dir))
-        if not to:
-            return _rejected(delivery, "the lead has no e-mail address any more")
-        message = new_message(settings=settings, to=to, subject=subject, text=text, message_id_key=delivery.id,
-                              headers=headers)
-
-        def send_receipt(deadline: float) -> SendResult:
-            result = send_message(settings=settings, deadline=deadline, message=message)
-            # The attempt log keeps no consumer address: it outlives an erasure request's reach.
-            return replace(result, target="consumer e-mail (receipt)",
-                           error=result.error.replace(to, "<consumer>") if result.error else None)
-
-        return send_receipt
+                                             catalog=cached_catalog(settings.catalog_dir))
+        return _to_consumer(delivery, settings, to, subject, text, headers, what="receipt")
+    if delivery.payload_kind == ACCEPTED:
+        if delivery.provider is None:
+            return _rejected(delivery, "the provider no longer exists")
+        to, subject, text = acceptance_email(lead=lead, provider_name=delivery.provider.name, settings=settings,
+                                             catalog=cached_catalog(settings.catalog_dir))
+        return _to_consumer(delivery, settings, to, subject, text, {}, what="provider accepted")
     correction_of = correction_request_id(delivery)
     body = notice_body(session=session, lead=lead, delivery=delivery,
                        correction=_correction(session, settings, correction_of))
@@ -76,6 +69,22 @@ def prepare_privacy_delivery(*, session: Session, delivery: Delivery, lead: Lead
     return signed_post(client=client, url=url, body=encode_body(body), secret=secret,
                        message_id=delivery.id, idempotency_key=idempotency_key, timestamp=timestamp,
                        allow_private=settings.private_webhooks_allowed)
+
+
+def _to_consumer(delivery: Delivery, settings: Settings, to: str, subject: str, text: str, headers: dict, *,
+                 what: str) -> SendResult | Send:
+    if not to:
+        return _rejected(delivery, "the lead has no e-mail address any more")
+    message = new_message(settings=settings, to=to, subject=subject, text=text, message_id_key=delivery.id,
+                          headers=headers)
+
+    def send_to_consumer(deadline: float) -> SendResult:
+        result = send_message(settings=settings, deadline=deadline, message=message)
+        # The attempt log keeps no consumer address: it outlives an erasure request's reach.
+        return replace(result, target=f"consumer e-mail ({what})",
+                       error=result.error.replace(to, "<consumer>") if result.error else None)
+
+    return send_to_consumer
 
 
 def _correction(session: Session, settings: Settings, request_id: str | None) -> str | None:

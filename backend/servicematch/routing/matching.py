@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import math
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 
 import zipcodes
-from sqlalchemy import func, select
+from sqlalchemy import func, select, union
 from sqlalchemy.orm import Session
 
 from servicematch.delivery.models import Delivery, Provider, ProviderMode, as_utc
 from servicematch.routing.hours import open_now
+from servicematch.routing.models import LedgerEntry, LedgerKind, ProviderOffer
+from servicematch.routing.pricing import lead_price_cents
 
 MAX_PROVIDERS_PER_LEAD = 3
 EARTH_RADIUS_MILES = 3958.8
@@ -19,15 +21,24 @@ ACTIVE_PROVIDERS_KEY = "servicematch.active_providers"
 
 
 @lru_cache(maxsize=50_000)
-def zip_location(zip_code: str) -> tuple[float, float] | None:
-    """Latitude and longitude of a US ZIP code from the bundled data, or None if unknown."""
+def _zip_row(zip_code: str) -> dict | None:
     try:
         found = zipcodes.matching(zip_code)
     except (TypeError, ValueError):
         return None
-    if not found:
-        return None
-    return float(found[0]["lat"]), float(found[0]["long"])
+    return found[0] if found else None
+
+
+def zip_location(zip_code: str) -> tuple[float, float] | None:
+    """Latitude and longitude of a US ZIP code from the bundled data, or None if unknown."""
+    row = _zip_row(zip_code)
+    return (float(row["lat"]), float(row["long"])) if row else None
+
+
+def zip_city(zip_code: str | None) -> str:
+    """The ZIP's city ("Austin"), or "" if unknown: an offer names the place without the street."""
+    row = _zip_row(zip_code) if zip_code else None
+    return row["city"] if row else ""
 
 
 def distance_miles(a: tuple[float, float], b: tuple[float, float]) -> float:
@@ -65,34 +76,60 @@ def serves_location(provider: Provider, *, state: str | None, zip_code: str | No
 
 
 def _sent_today(*, session: Session, provider_ids: list[str], now: datetime) -> dict[str, int]:
-    """Leads matched to each provider since midnight UTC (all its channels count as one lead).
+    """Leads matched to each provider since midnight UTC: sent in full (all its channels count as
+    one lead) or offered in the portal, whatever the offer became.
 
     Counts the rows already stored and those added to this session but not yet written (the
     other leads of a batch stored in one transaction).
     """
     midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
-    rows = session.execute(
-        select(Delivery.provider_id, func.count(func.distinct(Delivery.lead_id)))
-        .where(Delivery.provider_id.in_(provider_ids), Delivery.created_at >= midnight,
-               Delivery.created_at < midnight + timedelta(days=1))
-        .group_by(Delivery.provider_id)
-    ).all()
+    day = (midnight, midnight + timedelta(days=1))
+    delivered = (select(Delivery.provider_id, Delivery.lead_id)
+                 .where(Delivery.provider_id.in_(provider_ids), Delivery.payload_kind == "lead",
+                        Delivery.created_at >= day[0], Delivery.created_at < day[1]))
+    offered = (select(ProviderOffer.provider_id, ProviderOffer.lead_id)
+               .where(ProviderOffer.provider_id.in_(provider_ids),
+                      ProviderOffer.created_at >= day[0], ProviderOffer.created_at < day[1]))
+    matched = union(delivered, offered).subquery()
+    rows = session.execute(select(matched.c.provider_id, func.count()).group_by(matched.c.provider_id)).all()
     counts = {provider_id: count for provider_id, count in rows}
     wanted = set(provider_ids)
     unwritten = {(row.provider_id, row.lead_id) for row in session.new
-                 if isinstance(row, Delivery) and row.provider_id in wanted}
+                 if isinstance(row, Delivery | ProviderOffer) and row.provider_id in wanted}
     for provider_id, _lead_id in unwritten:
         counts[provider_id] = counts.get(provider_id, 0) + 1
     return counts
 
 
+def week_start(now: datetime) -> datetime:
+    """Monday 00:00 UTC of `now`'s week: weekly budgets run from it."""
+    midnight = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    return midnight - timedelta(days=midnight.weekday())
+
+
+def charged_this_week(*, session: Session, provider_ids: list[str], now: datetime) -> dict[str, int]:
+    """Each provider's charges since Monday 00:00 UTC, in cents (credits do not refill the budget)."""
+    if not provider_ids:
+        return {}
+    rows = session.execute(
+        select(LedgerEntry.provider_id, func.sum(LedgerEntry.amount_cents))
+        .where(LedgerEntry.provider_id.in_(provider_ids), LedgerEntry.kind == LedgerKind.CHARGE,
+               LedgerEntry.created_at >= week_start(now))
+        .group_by(LedgerEntry.provider_id)).all()
+    return {provider_id: int(total or 0) for provider_id, total in rows}
+
+
+def within_weekly_budget(provider: Provider, charged: int, price_cents: int) -> bool:
+    return provider.weekly_budget_cents is None or charged + price_cents <= provider.weekly_budget_cents
+
+
 def _active_providers(session: Session) -> list[Provider]:
-    """Active providers sent leads in full, read once per transaction: the leads of a batch share
-    one read. Providers in review mode wait for offers, which are not built yet."""
+    """Active providers, sent leads in full or offered them (review mode), read once per
+    transaction: the leads of a batch share one read."""
     transaction = session.get_transaction()
     read_in, providers = session.info.get(ACTIVE_PROVIDERS_KEY, (None, None))
     if providers is None or transaction is None or read_in is not transaction:
-        query = select(Provider).where(Provider.active.is_(True), Provider.mode == ProviderMode.DIRECT)
+        query = select(Provider).where(Provider.active.is_(True))
         if session.get_bind().dialect.name == "postgresql":
             # Held to the commit: two workers never both see a provider under its cap.
             query = query.with_for_update()
@@ -103,22 +140,28 @@ def _active_providers(session: Session) -> list[Provider]:
 
 def match_providers(
     *, session: Session, vertical: str, service: str, state: str | None, zip_code: str | None,
-    now: datetime, limit: int = MAX_PROVIDERS_PER_LEAD,
+    now: datetime, limit: int = MAX_PROVIDERS_PER_LEAD, exclude: set[str] = frozenset(),
 ) -> list[Provider]:
-    """The active providers for this lead, within their hours, under their daily cap, least
-    recently matched first."""
+    """The active providers for this lead, within their hours, under their daily cap and (those
+    charged for accepted offers) their weekly budget, least recently matched first; `exclude`
+    names providers the lead went or was offered to already."""
     active = _active_providers(session)
     candidates = [
         provider for provider in active
-        if offers_service(provider, vertical=vertical, service=service)
+        if provider.id not in exclude
+        and offers_service(provider, vertical=vertical, service=service)
         and serves_location(provider, state=state, zip_code=zip_code)
         and open_now(provider.hours, now)
     ]
-    if not candidates:
+    if not candidates or limit <= 0:
         return []
     counts = _sent_today(session=session, provider_ids=[p.id for p in candidates], now=now)
+    budgeted = [p.id for p in candidates if p.mode == ProviderMode.REVIEW and p.weekly_budget_cents is not None]
+    charged = charged_this_week(session=session, provider_ids=budgeted, now=now)
     under_cap = [
-        p for p in candidates if p.daily_cap is None or counts.get(p.id, 0) < p.daily_cap
+        p for p in candidates if (p.daily_cap is None or counts.get(p.id, 0) < p.daily_cap)
+        and (p.id not in budgeted
+             or within_weekly_budget(p, charged.get(p.id, 0), lead_price_cents(p, vertical, service, False)))
     ]
     # Never-matched providers first, then the one waiting longest; creation order breaks ties.
     under_cap.sort(key=lambda p: (p.last_matched_at is not None, as_utc(p.last_matched_at) or now,

@@ -28,7 +28,7 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session, joinedload, sessionmaker
 
 from servicematch.delivery.models import Delivery, DeliveryStatus, TargetKind, as_utc
-from servicematch.delivery.outbox import enqueue_buyer_post, enqueue_fixed_buyer, enqueue_providers
+from servicematch.delivery.outbox import enqueue_buyer_post, enqueue_fixed_buyer
 from servicematch.intake.models import Lead, LeadEvent
 from servicematch.kernel import wakeup
 from servicematch.kernel.clock import utcnow
@@ -36,12 +36,12 @@ from servicematch.kernel.ids import new_id
 from servicematch.outbound.http_sender import DeliveryClient
 from servicematch.privacy.actions import is_suppressed
 from servicematch.privacy.contacts import keys_of_lead
-from servicematch.privacy.models import LeadErasure, LeadRevocation
 from servicematch.privacy.wiring import enqueue_receipt
-from servicematch.routing.auction import Next, Offer, next_step
+from servicematch.routing.auction import MAX_COMPANIES, Next, Offer, next_step
 from servicematch.routing.buyers import qualifying_buyers, within_budget
 from servicematch.routing.matching import match_providers
 from servicematch.routing.models import Auction, AuctionStep, Buyer, Sale, StepKind
+from servicematch.routing.offers import consent_withdrawn, providers_holding_seats, route_matched
 from servicematch.routing.pings import Bid, run_pings
 from servicematch.settings import Settings
 
@@ -262,8 +262,8 @@ class RoutingStage:
                                   exclusive=offer.exclusive if offer else None))
         providers_routed = None
         if auction.providers_routed:
-            providers_routed = len(set(session.scalars(select(Delivery.provider_id).where(
-                Delivery.lead_id == lead.id, Delivery.provider_id.is_not(None)))))
+            # Providers sent the lead or holding an open or accepted offer; a declined one's seat is free.
+            providers_routed = len(providers_holding_seats(session, lead.id))
         fixed = 1 if self.settings.buyer_url and not (lead.do_not_sell or lead.is_duplicate) else 0
         step = next_step(
             offers=offers, mode=auction.mode, tried={post.buyer_id for post in posts},
@@ -286,7 +286,9 @@ class RoutingStage:
             providers = [] if lead.is_duplicate or not step.provider_seats else match_providers(
                 session=session, vertical=lead.vertical, service=lead.service, state=lead.state,
                 zip_code=lead.zip, now=now, limit=step.provider_seats)
-            enqueue_providers(session=session, lead=lead, providers=providers, settings=self.settings, now=now)
+            # Every seat free means no buyer holds the lead: a provider may have it alone.
+            route_matched(session=session, lead=lead, providers=providers, settings=self.settings, now=now,
+                          exclusive_allowed=step.provider_seats == MAX_COMPANIES)
         if step.close:
             auction.closed_at = now
             session.add(_step(lead.id, StepKind.CLOSED, at_ms=at))
@@ -294,15 +296,6 @@ class RoutingStage:
             enqueue_receipt(session=session, lead=lead)
         wakeup.notify_after_commit(session)
         return step
-
-
-def consent_withdrawn(session: Session, lead_id: str) -> str | None:
-    """Why a lead may go to nobody any more (its consent withdrawn, its data erased), or None."""
-    if session.get(LeadRevocation, lead_id) is not None:
-        return "the consumer withdrew consent"
-    if session.get(LeadErasure, lead_id) is not None:
-        return "the consumer's data was erased"
-    return None
 
 
 def route_pending(*, session_factory: sessionmaker[Session], settings: Settings) -> int:

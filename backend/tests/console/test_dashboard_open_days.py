@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import math
 import random
-import uuid
-from collections.abc import Iterator
 from datetime import UTC, date, datetime
 
 import pytest

@@ -7,6 +7,7 @@ import socket
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Self
 
 from aiosmtpd.controller import Controller
 
@@ -163,6 +164,12 @@ class SmtpReceiver:
         if getattr(self, "_running", False):
             self._controller.stop()
             self._running = False
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *_exc) -> None:
+        self.stop()
 
     def add(self, recipients: list[str], content: str) -> None:
         with self._changed:

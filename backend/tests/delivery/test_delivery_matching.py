@@ -1,5 +1,5 @@
 """Matching: service, area (states, ZIPs, radius), hours, daily caps, at most three, round robin;
-providers in review mode wait for offers."""
+providers in review mode are matched too (routing offers them the lead: tests/portal/offers/)."""
 
 from __future__ import annotations
 
@@ -49,11 +49,11 @@ def test_only_active_providers_of_the_service_in_the_area_match(add_provider, se
     assert sorted(_matched(session_factory, **AUSTIN)) == ["Downtown Air", "Texas Air"]
 
 
-def test_providers_in_review_mode_are_not_matched_until_offers_exist(add_provider, session_factory):
+def test_providers_in_review_mode_are_matched_as_providers_added_by_operators(add_provider, session_factory):
     add_provider("Joined Through The Portal", mode=ProviderMode.REVIEW)
     add_provider("Added By An Operator")
 
-    assert _matched(session_factory, **AUSTIN) == ["Added By An Operator"]
+    assert sorted(_matched(session_factory, **AUSTIN)) == ["Added By An Operator", "Joined Through The Portal"]
 
 
 def test_a_provider_with_hours_is_matched_only_within_them(add_provider, session_factory):

@@ -1,0 +1,28 @@
+"""Who else must react when a consumer withdraws consent or has their data erased.
+
+Privacy imports nothing of the rooms above it; a composition root (servicematch.app,
+servicematch.workers) registers their reactions here, such as routing withdrawing the lead's open
+offers, and each runs in the transaction that records the withdrawal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from sqlalchemy.orm import Session
+
+# (session, lead ids, now) -> None
+Listener = Callable[[Session, list[str], datetime], None]
+_listeners: list[Listener] = []
+
+
+def on_consent_withdrawn(listener: Listener) -> None:
+    """Call `listener` whenever leads are stopped or erased (registering it twice adds it once)."""
+    if listener not in _listeners:
+        _listeners.append(listener)
+
+
+def consent_withdrawn_from(session: Session, lead_ids: list[str], now: datetime) -> None:
+    for listener in _listeners:
+        listener(session, lead_ids, now)
