@@ -4,7 +4,7 @@ import { Link, useParams } from 'react-router'
 import { buttonClasses } from '../../components/button-classes'
 import { CreditSummary } from '../credit-status'
 import { PortalError, providerPath, request } from '../api'
-import { formatDate, formatDateTime, formatMoney, timeLeft } from '../format'
+import { formatDate, formatDateTime, formatMoney, formatPhone, timeLeft } from '../format'
 import type { Contact, OfferDetail } from '../paying-types'
 import { PATHS } from '../paths'
 import { useSignedIn } from '../session'
@@ -140,7 +140,7 @@ function ContactCard({ contact, reference, offer }: { contact: Contact; referenc
     <Card title="Contact the customer" id="contact-heading">
       <div className="space-y-2">
         <p className="text-lg font-bold text-slate-900">{contact.firstName} {contact.lastName}</p>
-        <a href={`tel:${tel}`} className={linkClass}><Phone size={18} aria-hidden="true" className="shrink-0" /> {contact.phone}</a>
+        <a href={`tel:${tel}`} className={linkClass}><Phone size={18} aria-hidden="true" className="shrink-0" /> {formatPhone(contact.phone)}</a>
         {contact.email ? (
           <a href={`mailto:${contact.email}`} className={linkClass}><Mail size={18} aria-hidden="true" className="shrink-0" /> {contact.email}</a>
         ) : null}
