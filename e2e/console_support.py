@@ -160,3 +160,14 @@ def element_at_centre_is(page: Page, locator) -> bool:
 
 def no_sideways_overflow(page: Page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def assert_fits_and_tappable(page: Page, region) -> None:
+    """No sideways scrolling, and each button and link of the region in sight and big enough to tap."""
+    assert no_sideways_overflow(page), "the page scrolls sideways"
+    for control in region.get_by_role("button").all() + region.get_by_role("link").all():
+        if control.is_visible() and control.is_enabled():
+            control.scroll_into_view_if_needed()
+            assert element_at_centre_is(page, control), f"{control} is covered or off-screen"
+            box = control.bounding_box()
+            assert box and box["height"] >= 40, f"{control} is too small to tap"

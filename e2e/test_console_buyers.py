@@ -7,8 +7,8 @@ import pytest
 from console_support import (
     BuyerReceiver,
     ConsoleClient,
+    assert_fits_and_tappable,
     create_operators,
-    element_at_centre_is,
     no_sideways_overflow,
     sign_in,
     submit_lead,
@@ -43,16 +43,6 @@ def local_buyer():
     receiver = BuyerReceiver(ping_answer={"bid": 18.75}).start()
     yield receiver
     receiver.stop()
-
-
-def assert_fits_and_tappable(page: Page, region) -> None:
-    assert no_sideways_overflow(page), "the page scrolls sideways"
-    for control in region.get_by_role("button").all() + region.get_by_role("link").all():
-        if control.is_visible() and control.is_enabled():
-            control.scroll_into_view_if_needed()
-            assert element_at_centre_is(page, control), f"{control} is covered or off-screen"
-            box = control.bounding_box()
-            assert box and box["height"] >= 40, f"{control} is too small to tap"
 
 
 def routed_lead(admin_api: ConsoleClient, request_id: str) -> dict | None:

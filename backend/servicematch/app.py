@@ -35,6 +35,7 @@ from servicematch.kernel.heap import tune_for_serving
 from servicematch.ops.router import router as ops_router
 from servicematch.portal.router import install_portal
 from servicematch.privacy.router import install_privacy
+from servicematch.reporting.ledger_days import watch_ledger
 from servicematch.routing.status import install_lead_status
 from servicematch.security import install_http_hygiene
 from servicematch.settings import Settings, get_settings
@@ -50,6 +51,8 @@ def create_app(settings: Settings | None = None, *, tune_gc: bool = False) -> Fa
     for its whole life (kernel/heap.py); not for tests, which build many apps in one process.
     """
     settings = settings or get_settings()
+    # A charge or credit for a lead of a counted day reopens the day's revenue (reporting/ledger_days.py).
+    watch_ledger()
     catalog = load_catalog(settings.catalog_dir)
     engine = make_engine(settings.database_url)
     session_factory = make_session_factory(engine)

@@ -142,6 +142,8 @@ class Settings(BaseSettings):
     # How long a provider in review mode has to accept an offer before it expires and the lead may
     # be offered to the next matching provider.
     offer_ttl_minutes: int = Field(default=120, ge=1, le=7 * 24 * 60)
+    # A provider may ask for a credit on an accepted lead for this many days after accepting it.
+    credit_window_days: int = Field(default=30, ge=1, le=365)
     # Funnel events accepted per client address per minute (more are dropped, never queued).
     events_rate_limit: int = Field(default=120, ge=1)
     events_retention_days: int = Field(default=30, ge=1)

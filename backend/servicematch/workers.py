@@ -13,6 +13,7 @@ from servicematch.kernel.clock import utcnow
 from servicematch.privacy.retention import RetentionSchedule
 from servicematch.privacy.sending import PrivacyMessages
 from servicematch.privacy.withdrawal import on_consent_withdrawn
+from servicematch.reporting.ledger_days import watch_ledger
 from servicematch.reporting.models import reopen_revenue_day
 from servicematch.reporting.rollup import roll_up
 from servicematch.routing.offer_notice import OfferMessages
@@ -28,6 +29,7 @@ def make_worker(*, session_factory: sessionmaker[Session], settings: Settings, c
                 **options) -> DeliveryWorker:
     """A worker that routes accepted leads (ping-post auction, provider matching) and sends them."""
     wire_withdrawal()
+    watch_ledger()  # auto-accepted offers are charged here: their counted days reopen too
     return DeliveryWorker(
         session_factory=session_factory, settings=settings, clock=clock,
         router=RoutingStage(session_factory=session_factory, settings=settings, clock=clock,

@@ -33,6 +33,8 @@ class Action:
     PROVIDER_INVITE = "provider.invite"
     PROVIDER_INVITE_AGAIN = "provider.invite_again"
     LICENCE_CHECKED = "provider.licence_checked"
+    CREDIT_APPROVE = "credit.approve"
+    CREDIT_DENY = "credit.deny"
 
 
 def record(session: Session, *, action: str, operator: Operator | None, ip: str, target: str = "",

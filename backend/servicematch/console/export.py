@@ -10,8 +10,6 @@ leads costs a fixed number of queries, whatever its length.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections import defaultdict
 from collections.abc import Iterator
 
@@ -27,6 +25,7 @@ from servicematch.console.leads import (
 )
 from servicematch.console.paging import iso
 from servicematch.intake.models import Lead
+from servicematch.kernel.csv_text import csv_line, dollars
 from servicematch.routing.models import Buyer, Sale
 from servicematch.settings import Settings
 
@@ -34,17 +33,6 @@ COLUMNS = ("requestId", "createdAt", "vertical", "service", "status", "first", "
            "address1", "address2", "city", "state", "zip", "isDuplicate", "doNotSell", "buyers", "price",
            "consentAt", "consentTextSha256", "revoked", "revokedAt", "source")
 PAGE = 500
-# A cell starting with one of these is a formula to a spreadsheet; quoting it keeps it text.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _cell(value: object) -> str:
-    text = "" if value is None else str(value)
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
-
-
-def _dollars(cents: int) -> str:
-    return f"{cents // 100}.{cents % 100:02d}"
 
 
 def _sales(session: Session, lead_ids: list[str]) -> dict[str, tuple[str, str]]:
@@ -57,18 +45,12 @@ def _sales(session: Session, lead_ids: list[str]) -> dict[str, tuple[str, str]]:
     ):
         names[lead_id].append(name or "deleted buyer")
         cents[lead_id] += price
-    return {lead_id: ("; ".join(names[lead_id]), _dollars(cents[lead_id])) for lead_id in names}
-
-
-def _line(values: list[object]) -> str:
-    buffer = io.StringIO()
-    csv.writer(buffer).writerow([_cell(v) for v in values])
-    return buffer.getvalue()
+    return {lead_id: ("; ".join(names[lead_id]), dollars(cents[lead_id])) for lead_id in names}
 
 
 def export_rows(session_factory: sessionmaker[Session], settings: Settings, filters: LeadFilters) -> Iterator[str]:
     """Header, then one line per lead, newest first; its own session, as it outlives the request's."""
-    yield _line(list(COLUMNS))
+    yield csv_line(list(COLUMNS))
     base = filtered_leads(filters, settings).order_by(Lead.created_at.desc(), Lead.id.desc()).limit(PAGE)
     after = None
     while True:
@@ -85,7 +67,7 @@ def export_rows(session_factory: sessionmaker[Session], settings: Settings, filt
         for lead in leads:
             contact = contact_of(lead, settings).get("contact", {})
             known = facts[lead.id]
-            yield _line([lead.request_id, iso(lead.created_at), lead.vertical, lead.service, statuses[lead.id],
+            yield csv_line([lead.request_id, iso(lead.created_at), lead.vertical, lead.service, statuses[lead.id],
                          *(contact.get(key, "") for key in ("first", "last", "email", "phone", "address1",
                                                              "address2", "city")),
                          lead.state, lead.zip, lead.is_duplicate, lead.do_not_sell, *sold.get(lead.id, ("", "")),

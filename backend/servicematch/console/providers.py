@@ -25,7 +25,8 @@ from servicematch.settings import Settings
 
 # The console's field names, and the directory's.
 RENAMES = {"email": "contact_email", "webhookUrl": "webhook_url", "webhookSecret": "webhook_secret",
-           "radiusMiles": "radius_miles", "dailyCap": "daily_cap"}
+           "radiusMiles": "radius_miles", "dailyCap": "daily_cap", "leadPriceCents": "lead_price_cents",
+           "creditCapPercent": "credit_cap_percent"}
 
 
 class ProviderFields(BaseModel):
@@ -43,6 +44,10 @@ class ProviderFields(BaseModel):
     radiusMiles: float | None = None
     dailyCap: int | None = None
     active: bool | None = None
+    # Cents one accepted lead costs (null: the service's list price); credits a month, as a percent
+    # of the month's accepted leads (portal/credits.py).
+    leadPriceCents: int | None = None
+    creditCapPercent: int | None = None
 
 
 def _directory_values(fields: ProviderFields) -> dict:
@@ -108,6 +113,8 @@ def provider_json(provider: Provider, *, today: dict[str, int], paused: set[str]
         "mode": provider.mode, "pausedBy": provider.paused_by, "licenceNumber": provider.licence_number,
         "licenceState": provider.licence_state, "verified": provider.verified_at is not None,
         "portalAccount": (accounts or {}).get(provider.id, "none"),
+        # What it pays: its own lead price (None: the service's list price), and its monthly credit cap.
+        "leadPriceCents": provider.lead_price_cents, "creditCapPercent": provider.credit_cap_percent,
     }
 
 

@@ -1,5 +1,6 @@
-"""The dashboard's revenue: sales by the day their lead came in, by service, state, source and
-buyer, and earnings per lead (revenue over the range's leads).
+"""The dashboard's revenue: sales, and providers' charges less their credits, by the day their lead
+came in, by service, state, source and buyer (providers' money is one line, "Providers"), and
+earnings per lead (revenue over the range's leads).
 
 Counted days are read from revenue_daily (reporting/), the others from the sales themselves;
 console/dashboard.py adds the two parts. A sale belongs to its lead's day, so the dashboard's
@@ -19,9 +20,9 @@ from servicematch.console.counted import CountedDays, on_days
 from servicematch.console.dashboard_filters import DashboardFilters
 from servicematch.console.paging import day_of
 from servicematch.intake.models import Lead
-from servicematch.reporting.models import RevenueDaily
-from servicematch.reporting.rollup import day_runs, in_runs, lead_dimensions, sale_buyer
-from servicematch.routing.models import Buyer, Sale
+from servicematch.reporting.models import PROVIDERS, RevenueDaily
+from servicematch.reporting.rollup import day_runs, in_runs, revenue_rows
+from servicematch.routing.models import Buyer
 
 GROUPS = ("day", "service", "state", "source", "buyer")
 
@@ -64,16 +65,15 @@ def counted_revenue(session: Session, filters: DashboardFilters, days: CountedDa
 
 
 def live_revenue(session: Session, filters: DashboardFilters, days: CountedDays) -> RevenueCounts:
-    """The sales of the leads of the range's other days (today, normally)."""
+    """The sales, and providers' charges less credits, of the leads of the range's other days (today,
+    normally): the rows the daily counts keep (reporting/rollup.py: revenue_rows), by the lead's day."""
     runs = day_runs(filters.start, filters.end, days.revenue)
     if not runs:
         return RevenueCounts(cents=Counter(), sales=Counter())
-    _vertical, service, state, source = lead_dimensions()
-    columns = (day_of(session, Lead.created_at), service, state, source, sale_buyer())
-    return _grouped(session, select(*columns, func.count(), func.sum(Sale.price_cents))
-                    .join(Lead, Lead.id == Sale.lead_id)
-                    .where(*filters.lead_conditions(), in_runs(Lead.created_at, runs))
-                    .group_by(*columns))
+    rows = revenue_rows(*filters.lead_conditions(), in_runs(Lead.created_at, runs),
+                        by=(day_of(session, Lead.created_at).label("day"),))
+    return _grouped(session, select(rows.c.day, rows.c.service, rows.c.state, rows.c.source, rows.c.buyer_id,
+                                    rows.c.sales, rows.c.cents))
 
 
 def per_lead(cents: int, leads: int) -> int | None:
@@ -95,6 +95,7 @@ def revenue(session: Session, filters: DashboardFilters, part: RevenueCounts,
     by_buyer = _ranked(part, "buyer", empty="")  # "": a deleted buyer, whose sales keep their revenue
     names = {buyer_id: name for buyer_id, name in session.execute(select(Buyer.id, Buyer.name).where(
         Buyer.id.in_([row["key"] for row in by_buyer])))} if by_buyer else {}
+    names[PROVIDERS] = "Providers"  # every provider's charges less credits, as one line
     days = [date.fromordinal(n).isoformat() for n in range(filters.start.toordinal(), filters.end.toordinal() + 1)]
     return {
         "cents": cents,

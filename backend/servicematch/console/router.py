@@ -17,6 +17,7 @@ from servicematch.console import providers as console_providers
 from servicematch.console.applications import router as applications_router
 from servicematch.console.audit import Action
 from servicematch.console.auth import AdminOnly, AnyOperator, Db
+from servicematch.console.credits import router as credits_router
 from servicematch.console.dashboard import dashboard
 from servicematch.console.dashboard_filters import DashboardFilters
 from servicematch.console.export import export_rows
@@ -277,4 +278,5 @@ def install_console(app: FastAPI) -> None:
     """The console's API (its page, /admin/*, is the site's: web/router.py answers it with admin.html)."""
     app.include_router(session_router)
     app.include_router(applications_router)
+    app.include_router(credits_router)
     app.include_router(router)

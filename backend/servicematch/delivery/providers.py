@@ -102,5 +102,6 @@ def provider_public(provider: Provider) -> ProviderPublic:
         radius_miles=provider.radius_miles, daily_cap=provider.daily_cap, active=provider.active,
         last_matched_at=as_utc(provider.last_matched_at), created_at=as_utc(provider.created_at),
         mode=provider.mode, paused_by=provider.paused_by, verified_at=as_utc(provider.verified_at),
+        lead_price_cents=provider.lead_price_cents, credit_cap_percent=provider.credit_cap_percent,
         **webhook_health(provider),
     )

@@ -60,6 +60,10 @@ def _clean_webhook(value: str | None) -> str | None:
     return value
 
 
+# $10,000: more than any lead costs; a bigger number is a typo.
+MAX_LEAD_PRICE_CENTS = 1_000_000
+
+
 class ProviderCreate(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
@@ -73,6 +77,9 @@ class ProviderCreate(BaseModel):
     radius_miles: float | None = Field(default=None, gt=0, le=500)
     daily_cap: int | None = Field(default=None, ge=1)
     active: bool = True
+    # What one accepted lead costs (None: the service's list price), and the monthly credit cap.
+    lead_price_cents: int | None = Field(default=None, ge=1, le=MAX_LEAD_PRICE_CENTS)
+    credit_cap_percent: int = Field(default=20, ge=0, le=100)
 
     _states = field_validator("states")(_clean_states)
     _zips = field_validator("zips")(_clean_zips)
@@ -91,7 +98,7 @@ class ProviderCreate(BaseModel):
 
 
 # What a provider cannot be without: null is refused for these, while null clears the others.
-REQUIRED_ON_UPDATE = ("name", "contact_email", "services", "states", "zips", "active")
+REQUIRED_ON_UPDATE = ("name", "contact_email", "services", "states", "zips", "active", "credit_cap_percent")
 
 
 class ProviderUpdate(BaseModel):
@@ -109,6 +116,8 @@ class ProviderUpdate(BaseModel):
     radius_miles: float | None = Field(default=None, gt=0, le=500)
     daily_cap: int | None = Field(default=None, ge=1)
     active: bool | None = None
+    lead_price_cents: int | None = Field(default=None, ge=1, le=MAX_LEAD_PRICE_CENTS)
+    credit_cap_percent: int | None = Field(default=None, ge=0, le=100)
 
     _states = field_validator("states")(lambda v: None if v is None else _clean_states(v))
     _zips = field_validator("zips")(lambda v: None if v is None else _clean_zips(v))
@@ -150,6 +159,8 @@ class ProviderPublic(BaseModel):
     paused_by: str | None = None
     # When an operator checked the provider's licence: its verified badge.
     verified_at: datetime | None = None
+    lead_price_cents: int | None = None
+    credit_cap_percent: int = 20
     # The webhook's circuit breaker: paused after failures in a row until a probe succeeds.
     webhook_paused_until: datetime | None = None
     webhook_failures: int = 0

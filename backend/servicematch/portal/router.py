@@ -43,6 +43,7 @@ from servicematch.portal.models import ProviderAccount
 from servicematch.portal.router_events import router as events_router
 from servicematch.portal.router_join import PartnerMessage
 from servicematch.portal.router_join import router as join_router
+from servicematch.portal.router_money import router as money_router
 from servicematch.portal.router_offers import router as offers_router
 from servicematch.portal.sessions import API_PREFIX, PORTAL
 from servicematch.settings import Settings
@@ -282,6 +283,9 @@ def disable_totp(body: PortalPasswordCheck, caller: SignedInProvider, db: Sessio
     accounts.disable_totp(caller.account)
     _recorded(db, caller, Action.TOTP_OFF)
     return PortalAccount(email=caller.account.email, totpEnabled=False)
+
+
+router.include_router(money_router)
 
 
 def install_portal(app: FastAPI) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
-from sqlalchemy import BigInteger, Date, DateTime, Index, Integer, String, delete
+from sqlalchemy import BigInteger, Connection, Date, DateTime, Index, Integer, String, delete
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from servicematch.kernel.clock import utcnow
@@ -77,9 +77,14 @@ class Carried:
         return {LEAD: Carried.LEADS, RECEIPT: Carried.RECEIPTS}.get(payload_kind, Carried.NOTICES)
 
 
+# RevenueDaily's buyer_id of providers' money (a buyer id is a 36-character UUID, never this).
+PROVIDERS = "providers"
+
+
 class RevenueDaily(DailyDimensions, Base):
     """Sales of the leads of one day with the same vertical, service, state and source, to one
-    buyer ("" once the buyer is deleted): how many, and what they earned in cents."""
+    buyer ("" once the buyer is deleted): how many, and what they earned in cents. Providers'
+    money is one more "buyer", PROVIDERS: its accepted leads' charges as sales, less credits."""
 
     __tablename__ = "revenue_daily"
     __table_args__ = (Index("ix_revenue_daily_day", "day"),)
@@ -136,9 +141,10 @@ def lead_day(created_at: datetime) -> date:
     return (created_at.replace(tzinfo=UTC) if created_at.tzinfo is None else created_at.astimezone(UTC)).date()
 
 
-def reopen_revenue_day(session: Session, lead_created_at: datetime) -> None:
-    """Forget the revenue counts of a lead's day (the lead is being sold after its day was
-    counted); the next roll-up counts the day again, and until then the dashboard reads it live."""
+def reopen_revenue_day(session: Session | Connection, lead_created_at: datetime) -> None:
+    """Forget the revenue counts of a lead's day (the lead is being sold, charged or credited after
+    its day was counted); the next roll-up counts the day again, and until then the dashboard reads
+    it live."""
     day = lead_day(lead_created_at)
     session.execute(delete(ReportedDay).where(ReportedDay.kind == ReportKind.REVENUE, ReportedDay.day == day))
     session.execute(delete(RevenueDaily).where(RevenueDaily.day == day))

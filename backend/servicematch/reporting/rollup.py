@@ -11,7 +11,18 @@ import logging
 from collections import Counter
 from datetime import UTC, date, datetime, timedelta
 
-from sqlalchemy import ColumnElement, and_, false, func, insert, literal, or_, select
+from sqlalchemy import (
+    ColumnElement,
+    and_,
+    case,
+    false,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    union_all,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -23,6 +34,7 @@ from servicematch.kernel.clock import utcnow
 from servicematch.privacy.notices import LEAD
 from servicematch.reporting.latency import bucket_of
 from servicematch.reporting.models import (
+    PROVIDERS,
     DeliveryDaily,
     DeliveryLatencyDaily,
     LatencyGrain,
@@ -32,7 +44,7 @@ from servicematch.reporting.models import (
     RevenueDaily,
     reopen_delivery_day,
 )
-from servicematch.routing.models import Sale
+from servicematch.routing.models import LedgerEntry, LedgerKind, Sale
 
 log = logging.getLogger("servicematch.reporting")
 
@@ -109,11 +121,38 @@ def sale_buyer():
     return func.coalesce(Sale.buyer_id, literal(""))
 
 
-def count_revenue_day(session_factory: sessionmaker[Session], day: date) -> bool:
-    """Count the sales of the leads that came in on `day`, by buyer."""
+REVENUE_COLUMNS = ("vertical", "service", "state", "source", "buyer_id", "sales", "cents")
+
+
+def _labelled(*columns) -> list:
+    return [column.label(name) for column, name in zip(columns, REVENUE_COLUMNS, strict=True)]
+
+
+def sale_rows(*conditions, by=()):
+    """REVENUE_COLUMNS of buyers' sales of the leads that pass, grouped also by `by`."""
     dimensions = (*lead_dimensions(), sale_buyer())
-    counts = (select(literal(day), *dimensions, func.count(), func.sum(Sale.price_cents))
-              .join(Lead, Lead.id == Sale.lead_id).where(*_in_day(Lead.created_at, day)).group_by(*dimensions))
+    return (select(*_labelled(*dimensions, func.count(), func.sum(Sale.price_cents)), *by)
+            .join(Lead, Lead.id == Sale.lead_id).where(*conditions).group_by(*dimensions, *by))
+
+
+def provider_money_rows(*conditions, by=()):
+    """The same of providers' money, under the one buyer key PROVIDERS: each accepted lead's charge
+    is a sale, and an approved credit takes its amount off (counted with the lead, like a sale)."""
+    dimensions = lead_dimensions()
+    charges = func.sum(case((LedgerEntry.kind == LedgerKind.CHARGE, 1), else_=0))
+    return (select(*_labelled(*dimensions, literal(PROVIDERS), charges, func.sum(LedgerEntry.amount_cents)), *by)
+            .join(Lead, Lead.id == LedgerEntry.lead_id).where(*conditions).group_by(*dimensions, *by))
+
+
+def revenue_rows(*conditions, by=()):
+    """Sales and providers' money together: one subquery of REVENUE_COLUMNS (and `by`)."""
+    return union_all(sale_rows(*conditions, by=by), provider_money_rows(*conditions, by=by)).subquery()
+
+
+def count_revenue_day(session_factory: sessionmaker[Session], day: date) -> bool:
+    """Count the sales of the leads that came in on `day`, by buyer, and providers' charges less credits."""
+    rows = revenue_rows(*_in_day(Lead.created_at, day))
+    counts = select(literal(day), *(rows.c[name] for name in REVENUE_COLUMNS))
     return _count_day(session_factory, ReportKind.REVENUE, day, RevenueDaily, ["buyer_id", "sales", "cents"], counts)
 
 

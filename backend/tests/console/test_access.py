@@ -18,7 +18,7 @@ X = "00000000-0000-0000-0000-000000000000"
 READS = ["/api/console/session", "/api/console/dashboard", "/api/console/leads", f"/api/console/leads/{X}",
          "/api/console/leads.csv", "/api/console/deliveries", "/api/console/deliveries/counts",
          "/api/console/providers", "/api/console/audit",
-         "/api/console/buyers", f"/api/console/buyers/{X}/bids"]
+         "/api/console/buyers", f"/api/console/buyers/{X}/bids", "/api/console/credits"]
 CHANGES = [("post", f"/api/console/deliveries/{X}/retry", None), ("post", "/api/console/deliveries/retry", {"ids": [X]}),
            ("post", "/api/console/providers", NEW_PROVIDER), ("patch", f"/api/console/providers/{X}", {"name": "B"}),
            ("post", f"/api/console/providers/{X}/disable", None), ("post", f"/api/console/providers/{X}/enable", None),
@@ -26,6 +26,7 @@ CHANGES = [("post", f"/api/console/deliveries/{X}/retry", None), ("post", "/api/
            ("post", "/api/console/buyers", NEW_BUYER), ("patch", f"/api/console/buyers/{X}", {"name": "B"}),
            ("post", f"/api/console/buyers/{X}/pause", None), ("post", f"/api/console/buyers/{X}/resume", None),
            ("post", f"/api/console/buyers/{X}/test-ping", None), ("post", f"/api/console/buyers/{X}/test-post", None),
+           ("post", f"/api/console/credits/{X}/approve", {}), ("post", f"/api/console/credits/{X}/deny", {"note": "No"}),
            ("delete", "/api/console/session", None)]
 ADMIN_ONLY = [("get", "/api/console/leads.csv", None)] + [c for c in CHANGES if c[1] != "/api/console/session"]
 

@@ -1,4 +1,4 @@
-import { Activity, FileText, Gavel, Inbox, LayoutDashboard, LogOut, Send, Users } from 'lucide-react'
+import { Activity, FileText, Gavel, Inbox, LayoutDashboard, LogOut, ReceiptText, Send, Users } from 'lucide-react'
 import { NavLink, Outlet } from 'react-router'
 import { PATHS } from './paths'
 import { useOperator, useSession } from './session'
@@ -10,6 +10,7 @@ const NAV = [
   { to: PATHS.providers, label: 'Providers', icon: Users, end: false },
   { to: PATHS.applications, label: 'Applications', icon: Inbox, end: false },
   { to: PATHS.buyers, label: 'Buyers', icon: Gavel, end: false },
+  { to: PATHS.credits, label: 'Credits', icon: ReceiptText, end: false },
   { to: PATHS.audit, label: 'Audit log', icon: Activity, end: false },
 ]
 

@@ -9,5 +9,6 @@ export const PATHS = {
   providers: '/providers',
   applications: '/applications',
   buyers: '/buyers',
+  credits: '/credits',
   audit: '/audit',
 } as const

@@ -206,6 +206,9 @@ export interface Provider {
   licenceState?: string | null
   verified?: boolean
   portalAccount?: 'none' | 'invited' | 'active'
+  // What one accepted lead costs it (null: the service's list price); its monthly credit cap, a percent.
+  leadPriceCents?: number | null
+  creditCapPercent?: number
 }
 
 export interface Buyer {

@@ -104,6 +104,8 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
 const STATUS_COLOURS: Record<string, string> = {
   delivered: 'bg-green-100 text-green-800',
   accepted: 'bg-green-100 text-green-800',
+  approved: 'bg-green-100 text-green-800',
+  denied: 'bg-amber-100 text-amber-900',
   failed: 'bg-red-100 text-red-800',
   rejected: 'bg-amber-100 text-amber-900',
   pending: 'bg-slate-100 text-slate-700',

@@ -313,6 +313,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/console/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Providers' credit requests of one status (pending first: oldest first) */
+        get: operations["list_credits_api_console_credits_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/credits/{credit_id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a waiting credit request: the credit is written to the provider's ledger (admins) */
+        post: operations["approve_api_console_credits__credit_id__approve_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/credits/{credit_id}/deny": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deny a waiting credit request with a note the provider reads (admins) */
+        post: operations["deny_api_console_credits__credit_id__deny_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/console/dashboard": {
         parameters: {
             query?: never;
@@ -898,6 +949,23 @@ export interface paths {
         patch: operations["change_profile_api_pro_providers__provider_id__patch"];
         trace?: never;
     };
+    "/api/pro/providers/{provider_id}/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The provider's credit requests, newest first, and this month's cap: used and allowed */
+        get: operations["list_credits_api_pro_providers__provider_id__credits_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pro/providers/{provider_id}/events": {
         parameters: {
             query?: never;
@@ -907,6 +975,40 @@ export interface paths {
         };
         /** Live updates of the provider's offers (server-sent events) */
         get: operations["offer_event_stream_api_pro_providers__provider_id__events_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pro/providers/{provider_id}/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The balance, and one month's statement: opening and closing balance, charges, credits */
+        get: operations["read_ledger_api_pro_providers__provider_id__ledger_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pro/providers/{provider_id}/ledger.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One month's statement as CSV */
+        get: operations["statement_csv_api_pro_providers__provider_id__ledger_csv_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -960,6 +1062,23 @@ export interface paths {
         put?: never;
         /** Accept: charged the offer's price once, the contact details shown (a repeat changes nothing) */
         post: operations["accept_offer_api_pro_providers__provider_id__offers__offer_id__accept_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pro/providers/{provider_id}/offers/{offer_id}/credit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask for a credit on an accepted lead (a proven duplicate is approved at once) */
+        post: operations["request_credit_api_pro_providers__provider_id__offers__offer_id__credit_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1334,6 +1453,53 @@ export interface components {
              */
             useragent: string;
         };
+        /** ConsoleCredit */
+        ConsoleCredit: {
+            /** Amountcents */
+            amountCents: number;
+            /** City */
+            city: string | null;
+            /** Createdat */
+            createdAt: string;
+            /** Decidedat */
+            decidedAt: string | null;
+            /** Decidedby */
+            decidedBy: string | null;
+            /** Decisionnote */
+            decisionNote: string | null;
+            /** Detail */
+            detail: string | null;
+            /** Id */
+            id: string;
+            /** Leadid */
+            leadId: string | null;
+            /** Leadreference */
+            leadReference: string | null;
+            /** Offerid */
+            offerId: string | null;
+            /** Providerid */
+            providerId: string;
+            /** Providername */
+            providerName: string;
+            /** Reason */
+            reason: string;
+            /** Reasonlabel */
+            reasonLabel: string;
+            /** Servicename */
+            serviceName: string | null;
+            /** State */
+            state: string | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "pending" | "approved" | "denied";
+        };
+        /** ConsoleCreditList */
+        ConsoleCreditList: {
+            /** Items */
+            items: components["schemas"]["ConsoleCredit"][];
+        };
         /**
          * Consumer
          * @description Base fields, the service's hiddenParams, and the questionnaire answers by mapping.
@@ -1412,6 +1578,75 @@ export interface components {
              * @default
              */
             zip: string;
+        };
+        /** CreditApproval */
+        CreditApproval: {
+            /** Note */
+            note?: string | null;
+        };
+        /**
+         * CreditAsk
+         * @description What the provider sends: a reason and, for "other" (and optionally else), its own words.
+         */
+        CreditAsk: {
+            /** Detail */
+            detail?: string | null;
+            /**
+             * Reason
+             * @enum {string}
+             */
+            reason: "wrong_phone" | "duplicate" | "outside_area" | "wrong_service" | "competitor_testing" | "other";
+        };
+        /** CreditDenial */
+        CreditDenial: {
+            /** Note */
+            note: string;
+        };
+        /** CreditList */
+        CreditList: {
+            /** Allowedthismonth */
+            allowedThisMonth: number;
+            /** Cappercent */
+            capPercent: number;
+            /** Items */
+            items: components["schemas"]["CreditRequestView"][];
+            /** Usedthismonth */
+            usedThisMonth: number;
+        };
+        /** CreditRequestView */
+        CreditRequestView: {
+            /** Amountcents */
+            amountCents: number;
+            /** City */
+            city: string | null;
+            /** Createdat */
+            createdAt: string;
+            /** Decidedat */
+            decidedAt: string | null;
+            /** Decisionnote */
+            decisionNote: string | null;
+            /** Detail */
+            detail: string | null;
+            /** Id */
+            id: string;
+            /** Offerid */
+            offerId: string | null;
+            /**
+             * Reason
+             * @enum {string}
+             */
+            reason: "wrong_phone" | "duplicate" | "outside_area" | "wrong_service" | "competitor_testing" | "other";
+            /** Reasonlabel */
+            reasonLabel: string;
+            /** Servicename */
+            serviceName: string | null;
+            /** State */
+            state: string | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "pending" | "approved" | "denied";
         };
         /** CustomQuestions */
         CustomQuestions: {
@@ -1627,6 +1862,40 @@ export interface components {
              * @description The lead's reference, as the consumer is shown it: 7K3M-Q9TX
              */
             reference: string;
+        };
+        /** LedgerLine */
+        LedgerLine: {
+            /** Amountcents */
+            amountCents: number;
+            /** Createdat */
+            createdAt: string;
+            /** Description */
+            description: string;
+            /** Id */
+            id: string;
+            /** Kind */
+            kind: string;
+            /** Offerid */
+            offerId: string | null;
+        };
+        /** LedgerStatement */
+        LedgerStatement: {
+            /** Balancecents */
+            balanceCents: number;
+            /** Chargescents */
+            chargesCents: number;
+            /** Closingbalancecents */
+            closingBalanceCents: number;
+            /** Creditscents */
+            creditsCents: number;
+            /** Entries */
+            entries: components["schemas"]["LedgerLine"][];
+            /** Month */
+            month: string;
+            /** Months */
+            months: string[];
+            /** Openingbalancecents */
+            openingBalanceCents: number;
         };
         /** LinkToken */
         LinkToken: {
@@ -1952,8 +2221,15 @@ export interface components {
              * Format: email
              */
             contact_email: string;
+            /**
+             * Credit Cap Percent
+             * @default 20
+             */
+            credit_cap_percent: number;
             /** Daily Cap */
             daily_cap?: number | null;
+            /** Lead Price Cents */
+            lead_price_cents?: number | null;
             /** Name */
             name: string;
             /** Radius Miles */
@@ -1976,10 +2252,14 @@ export interface components {
         ProviderFields: {
             /** Active */
             active?: boolean | null;
+            /** Creditcappercent */
+            creditCapPercent?: number | null;
             /** Dailycap */
             dailyCap?: number | null;
             /** Email */
             email?: string | null;
+            /** Leadpricecents */
+            leadPriceCents?: number | null;
             /** Name */
             name?: string | null;
             /** Radiusmiles */
@@ -2105,6 +2385,11 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /**
+             * Credit Cap Percent
+             * @default 20
+             */
+            credit_cap_percent: number;
             /** Daily Cap */
             daily_cap: number | null;
             /** Has Webhook Secret */
@@ -2113,6 +2398,8 @@ export interface components {
             id: string;
             /** Last Matched At */
             last_matched_at: string | null;
+            /** Lead Price Cents */
+            lead_price_cents?: number | null;
             /**
              * Mode
              * @default direct
@@ -2153,8 +2440,12 @@ export interface components {
             active?: boolean | null;
             /** Contact Email */
             contact_email?: string | null;
+            /** Credit Cap Percent */
+            credit_cap_percent?: number | null;
             /** Daily Cap */
             daily_cap?: number | null;
+            /** Lead Price Cents */
+            lead_price_cents?: number | null;
             /** Name */
             name?: string | null;
             /** Radius Miles */
@@ -3907,6 +4198,242 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_credits_api_console_credits_get: {
+        parameters: {
+            query?: {
+                status?: "pending" | "approved" | "denied";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleCreditList"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    approve_api_console_credits__credit_id__approve_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                credit_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreditApproval"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleCredit"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deny_api_console_credits__credit_id__deny_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                credit_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreditDenial"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleCredit"];
                 };
             };
             /** @description The request body could not be read */
@@ -6724,6 +7251,80 @@ export interface operations {
             };
         };
     };
+    list_credits_api_pro_providers__provider_id__credits_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditList"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not this account's provider or offer, or none: no body at all */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests from this address; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     offer_event_stream_api_pro_providers__provider_id__events_get: {
         parameters: {
             query?: never;
@@ -6788,6 +7389,160 @@ export interface operations {
                 };
             };
             /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    read_ledger_api_pro_providers__provider_id__ledger_get: {
+        parameters: {
+            query?: {
+                /** @description YYYY-MM (UTC); this month when empty */
+                month?: string;
+            };
+            header?: never;
+            path: {
+                provider_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerStatement"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not this account's provider or offer, or none: no body at all */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests from this address; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    statement_csv_api_pro_providers__provider_id__ledger_csv_get: {
+        parameters: {
+            query?: {
+                /** @description YYYY-MM (UTC); this month when empty */
+                month?: string;
+            };
+            header?: never;
+            path: {
+                provider_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description date, description, kind, amount, running balance; the opening balance first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not this account's provider or offer, or none: no body at all */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests from this address; Retry-After says when to come back */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7026,6 +7781,94 @@ export interface operations {
                 };
             };
             /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    request_credit_api_pro_providers__provider_id__offers__offer_id__credit_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                offer_id: string;
+                provider_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreditAsk"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditRequestView"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not this account's provider or offer, or none: no body at all */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A credit was already requested for this lead */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests from this address; Retry-After says when to come back */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -1,11 +1,11 @@
 import { Check, X } from 'lucide-react'
-import { useState, type FormEvent } from 'react'
+import { useState } from 'react'
 import type { components } from '../../lib/api-schema'
 import { request } from '../api'
 import { useCardAction } from '../directory-parts'
 import { useOperator } from '../session'
-import { useApi } from '../use-api'
-import { buttonClass, Card, ErrorNotice, Field, formatPhone, formatTime, inputClass, Loading, PageTitle, StatusBadge, SuccessNotice } from '../ui'
+import { CardNotices, DecisionRows, NoteForm, StatusListPage } from '../status-list'
+import { buttonClass, Card, formatPhone, formatTime, StatusBadge } from '../ui'
 
 type Application = components['schemas']['ApplicationItem']
 type Decision = components['schemas']['Decision']
@@ -35,13 +35,10 @@ function ApplicationCard({ application: listed, isAdmin }: { application: Applic
     setApplication(decision.application)
     return mailNote(decision, `Approved: ${application.businessName} is a provider in review mode and was e-mailed an invitation.`)
   })
-  const reject = (event: FormEvent) => {
-    event.preventDefault()
-    void run(() => request<Decision>('POST', `${path}/reject`, { reason }), (decision) => {
-      setApplication(decision.application)
-      return mailNote(decision, 'Rejected: the applicant was e-mailed the reason.')
-    })
-  }
+  const reject = () => run(() => request<Decision>('POST', `${path}/reject`, { reason }), (decision) => {
+    setApplication(decision.application)
+    return mailNote(decision, 'Rejected: the applicant was e-mailed the reason.')
+  })
 
   return (
     <Card title={application.businessName} actions={<StatusBadge status={application.status} />}>
@@ -54,17 +51,10 @@ function ApplicationCard({ application: listed, isAdmin }: { application: Applic
         <dt className="text-slate-500">Licence</dt>
         <dd>{application.licenceNumber ? `${application.licenceNumber} (${application.licenceState})` : '—'}</dd>
         <dt className="text-slate-500">Received</dt><dd>{formatTime(application.createdAt)}</dd>
-        {application.decidedAt && (<>
-          <dt className="text-slate-500">Decided</dt><dd className="min-w-0 break-words">{formatTime(application.decidedAt)} by {application.decidedBy}</dd>
-        </>)}
-        {application.rejectReason && (<>
-          <dt className="text-slate-500">Reason</dt><dd className="min-w-0 break-words">{application.rejectReason}</dd>
-        </>)}
+        <DecisionRows decidedAt={application.decidedAt} decidedBy={application.decidedBy} noteLabel="Reason"
+          note={application.rejectReason} />
       </dl>
-      <div className="mt-3 space-y-2">
-        <ErrorNotice message={error} />
-        <SuccessNotice message={notice} />
-      </div>
+      <CardNotices error={error} notice={notice} />
       {isAdmin && application.status === 'pending' && !rejecting && (
         <div className="mt-3 flex flex-wrap gap-2">
           <button type="button" className={buttonClass('primary')} disabled={busy} onClick={() => void approve()}
@@ -78,16 +68,9 @@ function ApplicationCard({ application: listed, isAdmin }: { application: Applic
         </div>
       )}
       {rejecting && application.status === 'pending' && (
-        <form onSubmit={reject} className="mt-3 space-y-2" aria-label={`Reject ${application.businessName}`}>
-          <Field label="Reason (e-mailed to the applicant)">
-            <textarea className={inputClass} rows={3} required maxLength={2000} value={reason}
-              onChange={(e) => setReason(e.currentTarget.value)} />
-          </Field>
-          <div className="flex flex-wrap gap-2">
-            <button type="submit" className={buttonClass('danger')} disabled={busy}>Send the rejection</button>
-            <button type="button" className={buttonClass('secondary')} onClick={() => setRejecting(false)}>Cancel</button>
-          </div>
-        </form>
+        <NoteForm name={`Reject ${application.businessName}`} label="Reason (e-mailed to the applicant)" required
+          value={reason} onChange={setReason} submitLabel="Send the rejection" variant="danger" busy={busy}
+          onSubmit={reject} onCancel={() => setRejecting(false)} />
       )}
     </Card>
   )
@@ -95,24 +78,9 @@ function ApplicationCard({ application: listed, isAdmin }: { application: Applic
 
 export default function ApplicationsPage() {
   const { isAdmin } = useOperator()
-  const [status, setStatus] = useState('pending')
-  const { data, error, loading } = useApi<{ items: Application[] }>(`/applications?status=${status}`)
   return (
-    <>
-      <PageTitle>Applications</PageTitle>
-      <div className="mb-4 max-w-xs">
-        <Field label="Show">
-          <select className={inputClass} value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
-            {STATUSES.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
-          </select>
-        </Field>
-      </div>
-      <ErrorNotice message={error} />
-      {loading && !data && <Loading />}
-      {data && data.items.length === 0 && <p className="text-sm text-slate-500">No applications here.</p>}
-      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
-        {data?.items.map((a) => <ApplicationCard key={a.id} application={a} isAdmin={isAdmin} />)}
-      </div>
-    </>
+    <StatusListPage<Application> title="Applications" statuses={STATUSES} empty="No applications here."
+      path={(status) => `/applications?status=${status}`}
+      card={(a) => <ApplicationCard application={a} isAdmin={isAdmin} />} />
   )
 }

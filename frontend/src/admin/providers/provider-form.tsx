@@ -14,6 +14,8 @@ interface Draft {
   zips: string
   radiusMiles: string
   dailyCap: string
+  leadPrice: string
+  creditCapPercent: string
 }
 
 const list = (text: string) => text.split(/[\s,]+/).map((v) => v.trim()).filter(Boolean)
@@ -31,8 +33,13 @@ function draftOf(provider: Provider | null): Draft {
     zips: provider?.zips.join(', ') ?? '',
     radiusMiles: provider?.radiusMiles?.toString() ?? '',
     dailyCap: provider?.dailyCap?.toString() ?? '',
+    leadPrice: provider?.leadPriceCents != null ? (provider.leadPriceCents / 100).toFixed(2) : '',
+    creditCapPercent: provider?.creditCapPercent?.toString() ?? '20',
   }
 }
+
+/** Dollars typed ("45", "45.50") as cents; empty as null (the service's list price). */
+const centsOrNull = (text: string) => (text.trim() === '' ? null : Math.round(Number(text) * 100))
 
 /** The body the server takes: lists as arrays, empty numbers as null (no limit). */
 export function providerBody(draft: Draft) {
@@ -46,6 +53,8 @@ export function providerBody(draft: Draft) {
     zips: list(draft.zips),
     radiusMiles: numberOrNull(draft.radiusMiles),
     dailyCap: numberOrNull(draft.dailyCap),
+    leadPriceCents: centsOrNull(draft.leadPrice),
+    creditCapPercent: numberOrNull(draft.creditCapPercent) ?? 20,
   }
 }
 
@@ -83,6 +92,10 @@ export function ProviderForm({ provider, onSaved, onCancel }: {
       {input('zips', 'ZIP codes', { inputMode: 'numeric' }, 'Comma-separated; the radius is measured from these.')}
       {input('radiusMiles', 'Radius (miles)', { type: 'number', min: 1, max: 500, step: 'any' })}
       {input('dailyCap', 'Daily cap (leads)', { type: 'number', min: 1, step: 1 }, 'Empty: no cap.')}
+      {input('leadPrice', 'Lead price ($)', { type: 'number', min: 0.01, max: 10000, step: 0.01, inputMode: 'decimal' },
+        'What one accepted lead costs this provider. Empty: the service\'s list price.')}
+      {input('creditCapPercent', 'Credit cap (%)', { type: 'number', min: 0, max: 100, step: 1, required: true },
+        'Credits a month, as a share of the month\'s accepted leads (at least one unless 0).')}
     </EditorForm>
   )
 }

@@ -5,7 +5,7 @@ import { ActiveBadge, EditPauseResume, useCardAction } from '../directory-parts'
 import { useOperator } from '../session'
 import type { Provider } from '../types'
 import { useApi } from '../use-api'
-import { buttonClass, Card, ErrorNotice, Loading, PageTitle, SuccessNotice } from '../ui'
+import { buttonClass, Card, ErrorNotice, formatDollars, Loading, PageTitle, SuccessNotice } from '../ui'
 import { InviteForm } from './invite-form'
 import { ProviderForm } from './provider-form'
 
@@ -80,6 +80,9 @@ function ProviderCard({ provider, isAdmin, onEdit, onChanged }: {
           {provider.pausedBy === 'provider' ? ' · paused by the provider' : ''}</dd>
         <dt className="text-slate-500">Today</dt>
         <dd className="tabular-nums">{provider.leadsToday}{provider.dailyCap ? ` of ${provider.dailyCap}` : ' (no cap)'}</dd>
+        <dt className="text-slate-500">Lead price</dt>
+        <dd className="tabular-nums">{provider.leadPriceCents != null ? formatDollars(provider.leadPriceCents) : 'List price'}
+          {provider.creditCapPercent != null ? ` · credits up to ${provider.creditCapPercent}% a month` : ''}</dd>
       </dl>
       <ErrorNotice message={error} />
       <SuccessNotice message={notice} />
