@@ -20,7 +20,7 @@ const DETAIL_LIMIT = 1000
 export function CreditForm({ path, priceCents, onDone, onCancel }: {
   path: string
   priceCents: number
-  onDone: () => Promise<void>
+  onDone: (credit: CreditRequestView) => void
   onCancel: () => void
 }) {
   const [reason, setReason] = useState<CreditReason | ''>('')
@@ -39,8 +39,7 @@ export function CreditForm({ path, priceCents, onDone, onCancel }: {
     if (Object.keys(missing).length) return
     setBusy(true)
     try {
-      await request<CreditRequestView>('POST', path, { reason, ...(detail.trim() ? { detail: detail.trim() } : {}) })
-      await onDone()
+      onDone(await request<CreditRequestView>('POST', path, { reason, ...(detail.trim() ? { detail: detail.trim() } : {}) }))
     } catch (failure) {
       const refusal = failure as PortalError
       setFields(refusal.fields)

@@ -5,7 +5,7 @@ import { buttonClasses } from '../../components/button-classes'
 import { CreditSummary } from '../credit-status'
 import { PortalError, providerPath, request } from '../api'
 import { formatDate, formatDateTime, formatMoney, formatPhone, timeLeft } from '../format'
-import type { Contact, OfferDetail } from '../paying-types'
+import type { Contact, CreditList, CreditRequestView, OfferDetail } from '../paying-types'
 import { PATHS } from '../paths'
 import { useSignedIn } from '../session'
 import { Card, ErrorNotice, Loading } from '../ui'
@@ -128,7 +128,7 @@ export default function OfferPage() {
         ) : <p className="text-sm text-slate-600">No answers beyond the service and the place.</p>}
       </Card>
 
-      {offer.status === 'accepted' ? <CreditCard offer={offer} now={now} path={path} onRequested={reload} /> : null}
+      {offer.status === 'accepted' ? <CreditCard offer={offer} now={now} path={path} providerId={provider.id} /> : null}
     </div>
   )
 }
@@ -158,12 +158,24 @@ function ContactCard({ contact, reference, offer }: { contact: Contact; referenc
   )
 }
 
-function CreditCard({ offer, now, path, onRequested }: { offer: OfferDetail; now: number; path: string; onRequested: () => Promise<void> }) {
+function CreditCard({ offer, now, path, providerId }: { offer: OfferDetail; now: number; path: string; providerId: string }) {
   const [asking, setAsking] = useState(false)
-  if (offer.credit) {
-    return <Card title="Credit request" id="credit-heading"><CreditSummary credit={offer.credit} /></Card>
+  // The request as the credits list or the request's own answer has it, when the offer's answer
+  // does not carry it.
+  const [found, setFound] = useState<CreditRequestView | null>(null)
+  useEffect(() => {
+    if (offer.credit) return
+    let current = true
+    request<CreditList>('GET', providerPath(providerId, '/credits'))
+      .then((list) => current && setFound(list.items.find((item) => item.offerId === offer.id) ?? null))
+      .catch(() => undefined)  // the form stays; a repeated request is refused with its reason
+    return () => void (current = false)
+  }, [offer.credit, offer.id, providerId])
+  const credit = offer.credit ?? found
+  if (credit) {
+    return <Card title="Credit request" id="credit-heading"><CreditSummary credit={credit} /></Card>
   }
-  if (!canRequestCredit(offer, now)) {
+  if (!canRequestCredit({ ...offer, credit }, now)) {
     return (
       <Card title="Credit request" id="credit-heading">
         <p className="text-sm text-slate-700">
@@ -176,7 +188,7 @@ function CreditCard({ offer, now, path, onRequested }: { offer: OfferDetail; now
   return (
     <Card title="Something wrong with this lead?" id="credit-heading">
       {asking ? (
-        <CreditForm path={`${path}/credit`} priceCents={offer.priceCents} onDone={onRequested} onCancel={() => setAsking(false)} />
+        <CreditForm path={`${path}/credit`} priceCents={offer.priceCents} onDone={setFound} onCancel={() => setAsking(false)} />
       ) : (
         <div className="space-y-3">
           <p className="text-sm text-slate-700">
