@@ -29,6 +29,12 @@ def _tappable(page: Page) -> None:
                 assert element_at_centre_is(page, control), f"{control} is covered"
 
 
+def _open_profile(page: Page) -> None:
+    """The profile, a tap away in the portal's navigation (signing in opens the offers, or the page asked for)."""
+    page.get_by_role("navigation", name="Portal").get_by_role("link", name="Profile").click()
+    expect(page.get_by_role("heading", name="Profile", level=1)).to_be_visible()
+
+
 def test_join_apply_confirm_approve_choose_a_password_signed_in(page: Page, live_server, server_database_url,
                                                                 server_mail_dir, save_screenshot):
     email, business = f"ana-{uuid.uuid4().hex[:8]}@example.com", f"Cool Air {uuid.uuid4().hex[:4]}"
@@ -67,7 +73,7 @@ def test_join_apply_confirm_approve_choose_a_password_signed_in(page: Page, live
     page.get_by_label("New password").fill(PORTAL_PASSWORD)
     page.get_by_label("The same password again").fill(PORTAL_PASSWORD)
     page.get_by_role("button", name="Save and sign in").click()
-    expect(page.get_by_role("heading", name="Profile", level=1)).to_be_visible()
+    _open_profile(page)
     expect(page.get_by_role("navigation", name="Portal")).to_be_visible()
     expect(page.get_by_text(business).first).to_be_visible()
     expect(page.get_by_text("Not verified yet")).to_be_visible()
@@ -90,7 +96,7 @@ def test_the_profile_is_read_and_changed_from_a_phone_or_a_desk(page: Page, invi
     page.get_by_label("New password").fill(PORTAL_PASSWORD)
     page.get_by_label("The same password again").fill(PORTAL_PASSWORD)
     page.get_by_role("button", name="Save and sign in").click()
-    expect(page.get_by_role("heading", name="Profile", level=1)).to_be_visible()
+    _open_profile(page)
     page.get_by_role("button", name="Sign out").click()
 
     expect(page.get_by_role("heading", name="Sign in")).to_be_visible()
@@ -99,6 +105,7 @@ def test_the_profile_is_read_and_changed_from_a_phone_or_a_desk(page: Page, invi
     page.get_by_label("E-mail").fill(invited_provider)
     page.get_by_label("Password").fill(PORTAL_PASSWORD)
     page.get_by_role("button", name="Sign in").click()
+    _open_profile(page)
     form = page.get_by_role("form", name="Your profile")
     expect(form).to_be_visible()
 
@@ -153,7 +160,8 @@ def test_an_operator_invites_from_the_console_and_the_badge_waits_for_the_licenc
     form.get_by_label("E-mail (the sign-in name)").fill(email)
     form.get_by_label("Services").fill("services/hvac")
     form.get_by_label("Service area").select_option("states")
-    form.get_by_label("States").fill("TX, OK")
+    # Not Texas: a Texas-wide HVAC provider would take a seat of the offers test's Texas leads.
+    form.get_by_label("States").fill("OK, KS")
     form.get_by_label("Licence number").fill("TACLA77777C")
     form.get_by_label("Licence state").fill("TX")
     form.get_by_role("button", name="Send the invitation").click()
@@ -166,6 +174,7 @@ def test_an_operator_invites_from_the_console_and_the_badge_waits_for_the_licenc
     page.get_by_label("New password").fill(PORTAL_PASSWORD)
     page.get_by_label("The same password again").fill(PORTAL_PASSWORD)
     page.get_by_role("button", name="Save and sign in").click()
+    _open_profile(page)
     status = page.get_by_role("region", name="Status")
     expect(status.get_by_text("Not verified yet")).to_be_visible()
     expect(status.get_by_text("Verified", exact=True)).to_have_count(0)
@@ -180,5 +189,6 @@ def test_an_operator_invites_from_the_console_and_the_badge_waits_for_the_licenc
     page.get_by_label("E-mail").fill(email)
     page.get_by_label("Password").fill(PORTAL_PASSWORD)
     page.get_by_role("button", name="Sign in").click()
+    _open_profile(page)
     expect(page.get_by_role("region", name="Status").get_by_text("Verified", exact=True)).to_be_visible()
     save_screenshot(page, "portal-verified")

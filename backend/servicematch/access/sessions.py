@@ -81,13 +81,28 @@ def live_session(session: Session, kind: SessionKind, token: str | None, *, idle
     if found is None:
         return None
     row, account = found
-    if row.ended_at is not None or not account.active or now >= _aware(row.expires_at) \
-            or now >= _aware(row.last_seen_at) + idle:
+    if not _still_live(row, account, idle=idle, now=now):
         return None
     if now - _aware(row.last_seen_at) >= TOUCH_EVERY:
         row.last_seen_at = now
         session.commit()
     return row, account
+
+
+def _still_live(row, account, *, idle: timedelta, now: datetime) -> bool:
+    return row.ended_at is None and account.active and now < _aware(row.expires_at) \
+        and now < _aware(row.last_seen_at) + idle
+
+
+def session_is_live(session: Session, kind: SessionKind, session_id: str, *, idle: timedelta,
+                    now: datetime | None = None) -> bool:
+    """Whether a session found earlier is still good, without counting this look as the person's use
+    (a long-lived stream must not keep an unattended browser signed in)."""
+    found = session.execute(
+        select(kind.table, kind.account).join(kind.account, kind.account.id == getattr(kind.table, kind.owner))
+        .where(kind.table.id == session_id)
+    ).first()
+    return found is not None and _still_live(*found, idle=idle, now=now or utcnow())
 
 
 def end_session(session: Session, kind: SessionKind, session_id: str) -> None:

@@ -40,6 +40,7 @@ from servicematch.portal import accounts, profile
 from servicematch.portal.auth import OwnProvider, SignedInProvider, request_ip
 from servicematch.portal.invitations import find_account
 from servicematch.portal.models import ProviderAccount
+from servicematch.portal.router_events import router as events_router
 from servicematch.portal.router_join import PartnerMessage
 from servicematch.portal.router_join import router as join_router
 from servicematch.portal.router_money import router as money_router
@@ -301,3 +302,4 @@ def install_portal(app: FastAPI) -> None:
     app.include_router(router)
     app.include_router(offers_router)
     install_reviews(app, store)  # the consumer's review link, and the provider's reviews
+    app.include_router(events_router)

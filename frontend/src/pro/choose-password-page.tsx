@@ -33,7 +33,7 @@ export default function ChoosePasswordPage({ welcome }: { welcome: boolean }) {
     setError(null)
     try {
       signedIn(await request<PortalSession>('POST', '/password', { token, password, ...(needsTotp ? { totp } : {}) }))
-      navigate(PATHS.profile, { replace: true })
+      navigate(PATHS.offers, { replace: true })
     } catch (failure) {
       const answer = failure as PortalError
       if (answer.body?.totpRequired) setNeedsTotp(true)

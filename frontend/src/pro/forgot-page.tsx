@@ -44,7 +44,7 @@ export default function ForgotPage() {
         </form>
       )}
       <p className="mt-4 text-center text-sm">
-        <Link to={PATHS.profile} className="font-semibold text-brand-700 underline">Back to sign in</Link>
+        <Link to={PATHS.home} className="font-semibold text-brand-700 underline">Back to sign in</Link>
       </p>
     </AuthFrame>
   )

@@ -5,7 +5,7 @@ import { useSession, useSignedIn } from './session'
 import { BrandMark } from './ui'
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
-  'flex min-h-14 flex-1 flex-col items-center justify-center gap-0.5 text-xs font-semibold md:min-h-10 md:flex-none ' +
+  'flex min-h-14 flex-1 flex-col items-center justify-center gap-0.5 text-xs font-semibold md:min-h-11 md:flex-none ' +
   'md:flex-row md:gap-2 md:rounded-md md:px-3 md:text-sm focus-visible:outline-2 focus-visible:outline-brand-600 ' +
   (isActive ? 'text-brand-700 md:bg-white/15 md:text-white' : 'text-slate-600 md:text-blue-100 md:hover:bg-white/10')
 

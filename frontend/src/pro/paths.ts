@@ -1,10 +1,15 @@
-import { ShieldCheck, UserRound, type LucideIcon } from 'lucide-react'
+import { ShieldCheck, Tag, UserRound, Wallet, type LucideIcon } from 'lucide-react'
 
 // Every portal path in one place (the router mounts them under /pro).
 export const BASENAME = '/pro'
 
 export const PATHS = {
-  profile: '/',
+  // The first page after signing in: /pro opens the offers.
+  home: '/',
+  offers: '/offers',
+  offer: '/offers/:offerId',
+  money: '/money',
+  profile: '/profile',
   security: '/security',
   forgot: '/forgot',
   welcome: '/welcome',
@@ -12,9 +17,12 @@ export const PATHS = {
   confirmEmail: '/confirm-email',
 } as const
 
-// The portal's navigation shows what works today; offers, leads and the ledger join it here as
-// they are built.
+export const offerPath = (offerId: string) => `${PATHS.offers}/${encodeURIComponent(offerId)}`
+
+// The portal's navigation: what a provider uses most comes first, under the thumb on a phone.
 export const NAV: { to: string; label: string; icon: LucideIcon; end: boolean }[] = [
+  { to: PATHS.offers, label: 'Offers', icon: Tag, end: false },
+  { to: PATHS.money, label: 'Money', icon: Wallet, end: true },
   { to: PATHS.profile, label: 'Profile', icon: UserRound, end: true },
   { to: PATHS.security, label: 'Security', icon: ShieldCheck, end: false },
 ]

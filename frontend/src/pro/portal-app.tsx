@@ -1,5 +1,5 @@
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react'
-import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router'
+import { createBrowserRouter, Navigate, RouterProvider, type RouteObject } from 'react-router'
 import { PortalLayout } from './layout'
 import { BASENAME, PATHS } from './paths'
 import { SessionProvider, useSession } from './session'
@@ -31,7 +31,11 @@ const router = createBrowserRouter(
       path: '/',
       element: <SignedInOnly><PortalLayout /></SignedInOnly>,
       children: [
-        { index: true, ...page(() => import('./profile/profile-page')) },
+        { index: true, element: <Navigate to={PATHS.offers} replace /> },
+        { path: PATHS.offers, ...page(() => import('./offers/offers-page')) },
+        { path: PATHS.offer, ...page(() => import('./offers/offer-page')) },
+        { path: PATHS.money, ...page(() => import('./money/money-page')) },
+        { path: PATHS.profile, ...page(() => import('./profile/profile-page')) },
         { path: PATHS.security, ...page(() => import('./security-page')) },
         { path: '*', element: <ErrorNotice message="There is no portal page at this address." /> },
       ],

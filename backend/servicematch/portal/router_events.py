@@ -1,0 +1,142 @@
+"""An open portal's live updates: GET /api/pro/providers/{id}/events, a server-sent event stream.
+
+Offers are written by the worker, another process, so the stream watches the table instead of
+waiting for a signal: about once a second one indexed query (provider_offers by provider: the open
+ones, and those created in the last few minutes whatever their status) is compared with the last
+look, and each offer that is new or whose status changed is sent as
+
+    event: offer
+    data: {"id": "...", "status": "open"}
+
+The first look only sets the baseline: the page reads its list itself, and reads it again on every
+(re)connection, so nothing that happened before is sent. The event names no person and nothing of
+the job; the page fetches the offer through the API, under the same rules as any read.
+
+A comment line goes out after 15 s without an event so proxies keep the connection. The stream ends
+when the browser goes away, and when the session has ended, expired or gone idle (checked every
+30 s without counting as the provider's use: an unattended phone is not kept signed in by it). No
+database connection is held between looks: each look opens a session and closes it before sleeping.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator
+from datetime import datetime, timedelta
+
+import anyio
+from fastapi import APIRouter, Request
+from fastapi.responses import StreamingResponse
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session, sessionmaker
+from starlette.concurrency import run_in_threadpool
+
+from servicematch.access.sessions import session_is_live
+from servicematch.deps import SessionDep, SessionFactoryDep, SettingsDep
+from servicematch.errors import SIGNED_IN_ERROR_RESPONSES
+from servicematch.kernel.clock import utcnow
+from servicematch.portal.auth import OwnProvider
+from servicematch.portal.sessions import API_PREFIX, PORTAL
+from servicematch.routing.models import OfferStatus, ProviderOffer
+
+POLL_SECONDS = 1.0
+KEEPALIVE_SECONDS = 15.0
+SESSION_CHECK_SECONDS = 30.0
+# Offers created this recently are read whatever their status: one accepted at once (auto-accept)
+# or decided between two looks is never seen open. The margin also covers a worker's transaction
+# that commits some time after its rows' created_at.
+RECENT = timedelta(minutes=10)
+# The status sent for an offer that is no longer there at all (its lead was erased).
+REMOVED = "removed"
+# How long the browser waits before reconnecting after the stream ends (ms).
+RETRY_MS = 3000
+
+router = APIRouter(prefix=API_PREFIX, tags=["portal"], responses=SIGNED_IN_ERROR_RESPONSES)
+sleep = anyio.sleep  # the wait between looks (a test watches what is held during it)
+
+
+class OfferWatch:
+    """One provider's offers as last seen (id -> status), and what changed since."""
+
+    def __init__(self, provider_id: str) -> None:
+        self.provider_id = provider_id
+        self.known: dict[str, str] | None = None
+
+    def look(self, db: Session, now: datetime) -> list[dict[str, str]]:
+        offer = ProviderOffer
+        seen = dict(db.execute(
+            select(offer.id, offer.status).where(
+                offer.provider_id == self.provider_id,
+                or_(offer.status == OfferStatus.OPEN, offer.created_at >= now - RECENT))
+        ).all())
+        if self.known is None:
+            self.known = seen
+            return []
+        changed = {offer_id: status for offer_id, status in seen.items() if self.known.get(offer_id) != status}
+        # An open offer older than RECENT leaves the rows above once it is decided, expired or withdrawn:
+        # its new status is read by key (rare: one small query, and only then).
+        left = [offer_id for offer_id, status in self.known.items()
+                if status == OfferStatus.OPEN and offer_id not in seen]
+        if left:
+            found = dict(db.execute(select(offer.id, offer.status).where(offer.id.in_(left))).all())
+            changed.update({offer_id: found.get(offer_id, REMOVED) for offer_id in left})
+        self.known = seen
+        return [{"id": offer_id, "status": status} for offer_id, status in sorted(changed.items())]
+
+
+def offer_event(change: dict[str, str]) -> bytes:
+    return f"event: offer\ndata: {json.dumps(change)}\n\n".encode()
+
+
+KEEPALIVE = b": keep-alive\n\n"
+
+
+def _look(factory: sessionmaker[Session], watch: OfferWatch) -> list[dict[str, str]]:
+    with factory() as db:
+        return watch.look(db, utcnow())
+
+
+def _still_signed_in(factory: sessionmaker[Session], session_id: str, idle: timedelta) -> bool:
+    with factory() as db:
+        return session_is_live(db, PORTAL, session_id, idle=idle)
+
+
+async def offer_events(request: Request, factory: sessionmaker[Session], *, provider_id: str, session_id: str,
+                       idle: timedelta) -> AsyncIterator[bytes]:
+    watch = OfferWatch(provider_id)
+    last_sent = last_check = time.monotonic()
+    yield f"retry: {RETRY_MS}\n\n".encode()
+    while True:
+        changes = await run_in_threadpool(_look, factory, watch)
+        for change in changes:
+            yield offer_event(change)
+        now = time.monotonic()
+        if changes:
+            last_sent = now
+        if now - last_check >= SESSION_CHECK_SECONDS:
+            if not await run_in_threadpool(_still_signed_in, factory, session_id, idle):
+                return
+            last_check = now
+        if now - last_sent >= KEEPALIVE_SECONDS:
+            yield KEEPALIVE
+            last_sent = now
+        if await request.is_disconnected():
+            return
+        await sleep(POLL_SECONDS)
+
+
+@router.get("/providers/{provider_id}/events", response_class=StreamingResponse,
+            responses={200: {"content": {"text/event-stream": {}},
+                             "description": "`event: offer` with {id, status} for each new or changed offer"},
+                       404: {"description": "Not this account's provider, or none: no body at all"}},
+            summary="Live updates of the provider's offers (server-sent events)")
+def offer_event_stream(caller: OwnProvider, request: Request, db: SessionDep, factory: SessionFactoryDep,
+                       settings: SettingsDep) -> StreamingResponse:
+    # The sign-in check's connection goes back to the pool now, not when the stream ends.
+    db.close()
+    stream = offer_events(request, factory, provider_id=caller.provider.id, session_id=caller.session_id,
+                          idle=timedelta(minutes=settings.portal_session_idle_minutes))
+    # no-transform: no proxy compresses or buffers it; X-Accel-Buffering: the same for nginx.
+    return StreamingResponse(stream, media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no"})
