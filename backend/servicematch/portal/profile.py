@@ -23,6 +23,7 @@ from servicematch.intake.schemas import text
 from servicematch.portal import rules
 from servicematch.portal.licences import licences_needed
 from servicematch.routing.hours import DAYS, HoursError, parse_hours
+from servicematch.routing.pricing import VERTICAL_NAMES, lead_price_cents
 
 Day = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 # The zones of the fifty states and DC, as a phone's picker lists them.
@@ -51,6 +52,15 @@ class ProviderRating(BaseModel):
     count: int
 
 
+class LeadPrice(BaseModel):
+    """What one accepted lead of a vertical the provider serves costs it."""
+
+    vertical: str
+    verticalName: str
+    sharedCents: int
+    exclusiveCents: int
+
+
 class ProviderProfile(BaseModel):
     """The provider as its portal shows it."""
 
@@ -69,6 +79,8 @@ class ProviderProfile(BaseModel):
     active: bool
     pausedBy: Literal["operator", "provider"] | None
     autoAccept: bool
+    exclusiveLeads: bool = Field(description="Opted in to exclusive leads: offered alone, at the exclusive price")
+    leadPrices: list[LeadPrice] = Field(description="The price of a lead in each vertical of the provider's services")
     mode: Literal["direct", "review"]
     verified: bool
     licenceNumber: str | None
@@ -90,6 +102,7 @@ class ProviderProfileChanges(BaseModel):
     dailyCap: int | None = Field(default=None, ge=1, le=MAX_DAILY_CAP)
     weeklyBudget: float | None = Field(default=None, ge=1, le=MAX_WEEKLY_BUDGET)
     autoAccept: bool | None = None
+    exclusiveLeads: bool | None = None
     licenceNumber: text(60) | None = None
     licenceState: text(4) | None = None
 
@@ -129,10 +142,21 @@ def profile_of(provider: Provider) -> ProviderProfile:
         dailyCap=provider.daily_cap,
         weeklyBudget=None if provider.weekly_budget_cents is None else provider.weekly_budget_cents / 100,
         active=provider.active, pausedBy=provider.paused_by, autoAccept=provider.auto_accept,
+        exclusiveLeads=provider.exclusive_leads, leadPrices=lead_prices(provider),
         mode=provider.mode if provider.mode in (ProviderMode.DIRECT, ProviderMode.REVIEW) else ProviderMode.REVIEW,
         verified=provider.verified_at is not None, licenceNumber=provider.licence_number,
         licenceState=provider.licence_state, licencesNeeded=licences_needed(provider.services or []),
         rating=ProviderRating(average=rating.average, count=rating.count))
+
+
+def lead_prices(provider: Provider) -> list[LeadPrice]:
+    """Prices in the verticals of the provider's services, as the portal stores them ("vertical/slug";
+    an operator's bare slugs name no vertical, and list none)."""
+    verticals = sorted({service.split("/", 1)[0] for service in provider.services or [] if "/" in service})
+    return [LeadPrice(vertical=vertical, verticalName=VERTICAL_NAMES.get(vertical, vertical.title()),
+                      sharedCents=lead_price_cents(provider, vertical, "", exclusive=False),
+                      exclusiveCents=lead_price_cents(provider, vertical, "", exclusive=True))
+            for vertical in verticals]
 
 
 def change_profile(session: Session, catalog: CatalogIndex, provider: Provider, changes: ProviderProfileChanges) -> list[str]:
@@ -165,6 +189,8 @@ def change_profile(session: Session, catalog: CatalogIndex, provider: Provider, 
         provider.weekly_budget_cents = None if changes.weeklyBudget is None else round(changes.weeklyBudget * 100)
     if "autoAccept" in sent and changes.autoAccept is not None:
         provider.auto_accept = changes.autoAccept
+    if "exclusiveLeads" in sent and changes.exclusiveLeads is not None:
+        provider.exclusive_leads = changes.exclusiveLeads
     return sorted(sent)
 
 

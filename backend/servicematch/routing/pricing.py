@@ -13,6 +13,8 @@ LIST_PRICE_CENTS = {
     "insurance": 2000,
     "financial": 3500,
 }
+VERTICAL_NAMES = {"services": "Home services", "legal": "Legal", "insurance": "Insurance",
+                  "financial": "Financial"}
 # A vertical not listed above (one added to the catalogue later) costs this until priced.
 DEFAULT_PRICE_CENTS = 2500
 # An exclusive lead goes to one company instead of up to three.

@@ -26,8 +26,23 @@ def test_a_provider_reads_its_profile(provider):
         "id": None, "name": "Cool Air LLC", "email": "ana@coolair.example", "contactName": None, "phone": None,
         "services": ["services/hvac", "services/roofing"], "zips": ["78701"], "radiusMiles": 25.0, "states": [],
         "hours": None, "dailyCap": None, "weeklyBudget": None, "active": True, "pausedBy": None, "autoAccept": False,
+        "exclusiveLeads": False,
+        "leadPrices": [{"vertical": "services", "verticalName": "Home services", "sharedCents": 2500,
+                        "exclusiveCents": 6250}],
         "mode": "review", "verified": False, "licenceNumber": "TACLA12345C", "licenceState": "TX",
         "licencesNeeded": ["HVAC contractor licence"], "rating": {"average": None, "count": 0}}
+
+
+def test_exclusive_leads_are_opted_in_and_out_and_prices_follow_the_operators_price(app, provider):
+    browser = provider()
+    assert browser.send("PATCH", browser.me, {"exclusiveLeads": True}).json()["exclusiveLeads"] is True
+    assert _row(app, browser.provider_id).exclusive_leads is True
+    with app.state.session_factory() as session:
+        session.get(Provider, browser.provider_id).lead_price_cents = 4000
+        session.commit()
+    profile = browser.send("PATCH", browser.me, {"exclusiveLeads": False}).json()
+    assert (profile["exclusiveLeads"], profile["leadPrices"]) == (False, [
+        {"vertical": "services", "verticalName": "Home services", "sharedCents": 4000, "exclusiveCents": 10000}])
 
 
 def test_services_area_hours_caps_budget_and_auto_accept_are_saved(app, provider):

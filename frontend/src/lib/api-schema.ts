@@ -1976,6 +1976,20 @@ export interface components {
              */
             sid: 143;
         };
+        /**
+         * LeadPrice
+         * @description What one accepted lead of a vertical the provider serves costs it.
+         */
+        LeadPrice: {
+            /** Exclusivecents */
+            exclusiveCents: number;
+            /** Sharedcents */
+            sharedCents: number;
+            /** Vertical */
+            vertical: string;
+            /** Verticalname */
+            verticalName: string;
+        };
         /** LeadStatus */
         LeadStatus: {
             /**
@@ -2458,9 +2472,19 @@ export interface components {
             dailyCap: number | null;
             /** Email */
             email: string;
+            /**
+             * Exclusiveleads
+             * @description Opted in to exclusive leads: offered alone, at the exclusive price
+             */
+            exclusiveLeads: boolean;
             hours: components["schemas"]["ProviderHours"] | null;
             /** Id */
             id: string;
+            /**
+             * Leadprices
+             * @description The price of a lead in each vertical of the provider's services
+             */
+            leadPrices: components["schemas"]["LeadPrice"][];
             /** Licencenumber */
             licenceNumber: string | null;
             /** Licencestate */
@@ -2507,6 +2531,8 @@ export interface components {
             autoAccept?: boolean | null;
             /** Dailycap */
             dailyCap?: number | null;
+            /** Exclusiveleads */
+            exclusiveLeads?: boolean | null;
             hours?: components["schemas"]["ProviderHours"] | null;
             /** Licencenumber */
             licenceNumber?: string | null;

@@ -1,10 +1,12 @@
 import { BadgeCheck, Pause, Play } from 'lucide-react'
-import { useState } from 'react'
+import { Fragment, useState } from 'react'
 import { buttonClasses } from '../../components/button-classes'
 import { PortalError, providerPath, request, type Profile } from '../api'
+import { formatMoney } from '../format'
 import { Card, ErrorNotice } from '../ui'
 
-/** Whether leads may come now, and the switches that decide it: pause or resume, auto-accept. */
+/** Whether leads may come now, what they cost, and the switches that decide it: pause or resume,
+ * auto-accept, exclusive leads. */
 export function StatusCard({ profile, onSaved }: { profile: Profile; onSaved: (profile: Profile) => void }) {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
@@ -37,9 +39,22 @@ export function StatusCard({ profile, onSaved }: { profile: Profile; onSaved: (p
         )}
         {profile.mode === 'review' ? (
           <p className="rounded-lg bg-brand-50 px-3 py-2 text-sm text-brand-900">
-            Each matching lead will come to you as an offer to accept or decline. Offers are not switched on yet, so no
-            leads are sent to you for now; your profile is ready for them.
+            Each matching lead comes to you as an offer: you see the job first, and pay only for the offers you accept.
           </p>
+        ) : null}
+        {profile.leadPrices.length ? (
+          <dl className="grid grid-cols-[1fr_auto_auto] gap-x-4 gap-y-1 text-sm" aria-label="Your price per accepted lead">
+            <dt className="font-semibold text-slate-700">Price per lead</dt>
+            <dd className="font-semibold text-slate-700">Shared</dd>
+            <dd className="font-semibold text-slate-700">Exclusive</dd>
+            {profile.leadPrices.map((price) => (
+              <Fragment key={price.vertical}>
+                <dt>{price.verticalName}</dt>
+                <dd className="tabular-nums">{formatMoney(price.sharedCents)}</dd>
+                <dd className="tabular-nums">{formatMoney(price.exclusiveCents)}</dd>
+              </Fragment>
+            ))}
+          </dl>
         ) : null}
         {pausedByUs ? <p className="text-sm text-amber-900">Our team paused your account. Contact us to resume it.</p> : null}
         <ErrorNotice message={error} />
@@ -60,6 +75,16 @@ export function StatusCard({ profile, onSaved }: { profile: Profile; onSaved: (p
           <span>
             <span className="block text-base font-semibold">Accept offers automatically</span>
             <span className="block text-sm text-slate-600">On: offers that fit your profile will be accepted for you, without waiting for your tap.</span>
+          </span>
+        </label>
+        <label className="flex min-h-11 cursor-pointer items-start gap-3">
+          <input type="checkbox" role="switch" className="mt-1 size-5 shrink-0 accent-brand-700" checked={profile.exclusiveLeads}
+            disabled={busy} onChange={(event) => void call('PATCH', '', { exclusiveLeads: event.currentTarget.checked })} />
+          <span>
+            <span className="block text-base font-semibold">Exclusive leads</span>
+            <span className="block text-sm text-slate-600">
+              On: when no other company has a lead, it may be offered to you alone, at the exclusive price.
+            </span>
           </span>
         </label>
       </div>
