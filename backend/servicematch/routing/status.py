@@ -17,7 +17,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, FastAPI, Header, Path
 from pydantic import BaseModel, Field
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 from starlette.concurrency import run_in_threadpool
 
@@ -27,10 +27,11 @@ from servicematch.errors import RATE_LIMITED_RESPONSES, NotFound
 from servicematch.intake.models import Lead
 from servicematch.intake.ratelimit import SlidingWindowLimiter, counted_always
 from servicematch.intake.status_token import STATUS_TOKEN_HEADER, status_token_matches
+from servicematch.kernel.clock import utcnow
 from servicematch.kernel.references import shown_reference
 from servicematch.privacy.messages import recipients_of
 from servicematch.privacy.notices import LEAD, RECEIPT
-from servicematch.routing.models import Auction
+from servicematch.routing.models import Auction, OfferStatus, ProviderOffer
 from servicematch.settings import Settings
 
 NOT_FOUND = "No such request."
@@ -49,6 +50,8 @@ class LeadStatus(BaseModel):
     companies: list[str] = Field(description="Who received the consumer's details, by name (empty until finished)")
     ratings: list[CompanyRating] = Field(
         description="Consumers' ratings of the companies named, for those rated at least once")
+    offered: int = Field(default=0, description="Local pros weighing an open offer of the request, who may still "
+                                                "take it on (the consumer is e-mailed the name of one that does)")
     receiptEmail: bool = Field(description="The consent receipt e-mail is sent or on its way")
 
 
@@ -93,6 +96,9 @@ def lead_status(*, session_factory: sessionmaker[Session], settings: Settings, r
         receipts = [status for _, payload, status in sends if payload == RECEIPT]
         finished = closed and not sending
         named = recipients_of(session=session, lead_ids=[lead.id])[lead.id].named(settings) if finished else []
+        offered = session.scalar(select(func.count()).select_from(ProviderOffer).where(
+            ProviderOffer.lead_id == lead.id, ProviderOffer.status == OfferStatus.OPEN,
+            ProviderOffer.expires_at > utcnow())) if finished else 0
     # Before routing queues the receipt, it is on its way for a lead with an e-mail address.
     receipt_email = (receipts[0] in (DeliveryStatus.PENDING, DeliveryStatus.DELIVERED) if receipts
                      else lead.email_hash is not None)
@@ -100,4 +106,4 @@ def lead_status(*, session_factory: sessionmaker[Session], settings: Settings, r
                       companies=[company.name for company in named],
                       ratings=[CompanyRating(company=company.name, average=company.rating.average,
                                              count=company.rating.count) for company in named if company.rating.count],
-                      receiptEmail=receipt_email)
+                      offered=offered or 0, receiptEmail=receipt_email)

@@ -16,7 +16,7 @@ from servicematch.routing import buyers as directory
 from servicematch.routing.stage import route_pending
 
 BUYER_NAME = "Acme Home Quotes LLC"
-NOBODY = {"finished": True, "companies": [], "ratings": []}
+NOBODY = {"finished": True, "companies": [], "ratings": [], "offered": 0}
 
 
 @pytest.fixture
@@ -79,7 +79,7 @@ def test_a_lead_is_under_way_until_routed_and_its_deliveries_settled_then_names_
     def status() -> dict:
         return read_status(client, accepted["requestId"], accepted["statusToken"]).json()
 
-    under_way = {"reference": accepted["reference"], "finished": False, "companies": [], "ratings": [],
+    under_way = {"reference": accepted["reference"], "finished": False, "companies": [], "ratings": [], "offered": 0,
                  "receiptEmail": True}
     assert status() == under_way  # stored, not yet routed
     route_pending(session_factory=app.state.session_factory, settings=settings)
@@ -130,7 +130,7 @@ def test_a_duplicate_goes_to_nobody_and_says_so(make_lead, client, settings, wor
 
     assert again.is_duplicate and status_of(client, settings, first)["companies"] == [BUYER_NAME, "Cool Air"]
     status = status_of(client, settings, again)
-    assert {key: status[key] for key in ("finished", "companies", "ratings", "receiptEmail")} == {**NOBODY, "receiptEmail": True}
+    assert {key: status[key] for key in ("finished", "companies", "ratings", "offered", "receiptEmail")} == {**NOBODY, "receiptEmail": True}
 
 
 def test_a_do_not_sell_lead_no_provider_serves_goes_to_nobody(make_lead, client, settings, worker, receiver):
@@ -139,7 +139,8 @@ def test_a_do_not_sell_lead_no_provider_serves_goes_to_nobody(make_lead, client,
 
     assert receiver.requests == []
     status = status_of(client, settings, lead)
-    assert {key: status[key] for key in ("finished", "companies", "ratings", "receiptEmail")} == {**NOBODY, "receiptEmail": False}
+    assert {key: status[key] for key in ("finished", "companies", "ratings", "offered", "receiptEmail")} == {
+        **NOBODY, "receiptEmail": False}
 
 
 def test_a_lead_stopped_before_routing_goes_to_nobody_and_promises_no_mail(app, make_lead, client, settings, worker,
@@ -154,4 +155,5 @@ def test_a_lead_stopped_before_routing_goes_to_nobody_and_promises_no_mail(app, 
 
     assert receiver.requests == []
     status = status_of(client, settings, lead)
-    assert {key: status[key] for key in ("finished", "companies", "ratings", "receiptEmail")} == {**NOBODY, "receiptEmail": False}
+    assert {key: status[key] for key in ("finished", "companies", "ratings", "offered", "receiptEmail")} == {
+        **NOBODY, "receiptEmail": False}

@@ -107,3 +107,5 @@ def test_the_thank_you_status_names_the_accepted_provider_with_its_rating(
     assert status["finished"] is True
     assert status["companies"] == ["Acme Home Quotes LLC", "Cool Air", "Lone Star Heating", "Took It Roofing"]
     assert status["ratings"] == [{"company": "Took It Roofing", "average": 4.5, "count": 2}]
+    # The open offer: one more pro may take the request on; the page says so, naming nobody.
+    assert status["offered"] == 1

@@ -2003,6 +2003,12 @@ export interface components {
              */
             finished: boolean;
             /**
+             * Offered
+             * @description Local pros weighing an open offer of the request, who may still take it on (the consumer is e-mailed the name of one that does)
+             * @default 0
+             */
+            offered: number;
+            /**
              * Ratings
              * @description Consumers' ratings of the companies named, for those rated at least once
              */

@@ -38,8 +38,8 @@ function open(state: object) {
 }
 
 const after = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms))
-const status = (finished: boolean, companies: string[] = [], receiptEmail = true): LeadStatus =>
-  ({ reference: ACCEPTED.reference, finished, companies, ratings: [], receiptEmail })
+const status = (finished: boolean, companies: string[] = [], receiptEmail = true, offered = 0): LeadStatus =>
+  ({ reference: ACCEPTED.reference, finished, companies, ratings: [], receiptEmail, offered })
 
 describe('the thank-you page', () => {
   it('names who received the request, with the service’s message, once routing has finished', async () => {
@@ -71,6 +71,27 @@ describe('the thank-you page', () => {
     expect(screen.queryByText('Expect a call or text')).toBeNull()
     expect(screen.getByText('Check your e-mail')).toBeTruthy()
     expect(fetched).toHaveLength(1)
+  })
+
+  it('says that pros weighing an offer have the job but not the contact details, naming nobody', async () => {
+    answers = [status(true, [], true, 2)]
+    open(ACCEPTED)
+    await after(4000)
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('We have your request')
+    expect(screen.getByText('Your request is with 2 local pros, who can see the job but not your contact details. '
+      + 'When one takes it on, we will e-mail you its name.')).toBeTruthy()
+    expect(screen.queryByText(SUCCESS)).toBeNull()
+    expect(screen.queryByText('Expect a call or text')).toBeNull()
+  })
+
+  it('adds that one more pro may take the request on beside those who have it', async () => {
+    answers = [status(true, ['Cool Air'], true, 1)]
+    open(ACCEPTED)
+    await after(4000)
+    expect(screen.getByText(SUCCESS)).toBeTruthy()
+    expect(screen.getByText('More pros may take it on')).toBeTruthy()
+    expect(screen.getByText('One more local pro sees your job, without your contact details. '
+      + 'If one takes it on, we will e-mail you its name.')).toBeTruthy()
   })
 
   it('promises no e-mail when none is on its way', async () => {

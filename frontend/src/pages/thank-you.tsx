@@ -33,6 +33,15 @@ function ThankYou({ successMessage, reference, requestId, statusToken }: ThankYo
   const mailed = status?.receiptEmail === true
   const companies = outcome.kind === 'received' ? outcome.companies : []
   const ratings = outcome.kind === 'received' ? outcome.ratings : {}
+  const offered = outcome.kind === 'received' || outcome.kind === 'offered' ? outcome.offered : 0
+  const pros = offered > 1 ? `${offered} local pros` : 'a local pro'
+  const whenTaken = mailed ? 'When one takes it on, we will e-mail you its name.' : 'When one takes it on, it will contact you.'
+  const more = {
+    icon: Mail,
+    title: 'More pros may take it on',
+    text: `${offered > 1 ? `${offered} more local pros see` : 'One more local pro sees'} your job, without your contact details. ${
+      mailed ? 'If one takes it on, we will e-mail you its name.' : 'If one takes it on, it will contact you.'}`,
+  }
   const keep = {
     icon: Hash,
     title: 'Keep your reference',
@@ -42,6 +51,7 @@ function ThankYou({ successMessage, reference, requestId, statusToken }: ThankYo
     ? [
         { icon: PhoneCall, title: 'Expect a call or text', text: `From ${companies.length > 1 ? 'the companies' : 'the company'} above, at the number you gave us.` },
         { icon: Clock, title: 'Free, with no obligation', text: 'Ask about price, timing and experience. You do not have to hire anyone.' },
+        ...(offered ? [more] : []),
         keep,
       ]
     : [
@@ -49,16 +59,18 @@ function ThankYou({ successMessage, reference, requestId, statusToken }: ThankYo
           ? [{
               icon: Mail,
               title: 'Check your e-mail',
-              text: outcome.kind === 'nobody'
-                ? 'Your receipt repeats what you asked for and the consent you gave.'
-                : 'Your receipt names every company that may contact you about this request.',
+              text: outcome.kind === 'saved'
+                ? 'Your receipt names every company that may contact you about this request.'
+                : 'Your receipt repeats what you asked for and the consent you gave.',
             }]
           : []),
         keep,
       ]
   const message = companies.length
     ? successMessage
-    : outcome.kind === 'nobody'
+    : outcome.kind === 'offered'
+      ? `Your request is with ${pros}, who can see the job but not your contact details. ${whenTaken}`
+      : outcome.kind === 'nobody'
       ? `Your request is saved, but no company has it yet.${mailed ? ' We are e-mailing you a copy of it.' : ''}`
       : `Your request is saved. We are still finding who can help you.${mailed ? ' An e-mail will follow, naming who may contact you about it.' : ''}`
 

@@ -44,10 +44,12 @@ export function useLeadStatus(requestId: string | undefined, token: string | und
   return status
 }
 
-/** What the page can truthfully say: who received the request, that nobody did, or (routing not
+/** What the page can truthfully say: who received the request (and how many pros may still take
+ * it on), that only pros weighing an offer have it so far, that nobody does, or (routing not
  * finished in time, or its status unreadable) only that the request is saved. */
 export type Outcome =
-  | { kind: 'received'; companies: string[]; ratings: Record<string, { average: number; count: number }> }
+  | { kind: 'received'; companies: string[]; ratings: Record<string, { average: number; count: number }>; offered: number }
+  | { kind: 'offered'; offered: number }
   | { kind: 'nobody' }
   | { kind: 'saved' }
 
@@ -57,5 +59,7 @@ export function outcomeOf(status: LeadStatus | null): Outcome {
   const ratings = Object.fromEntries(
     (status.ratings ?? []).filter((rating) => rating.count > 0).map(({ company, average, count }) => [company, { average, count }]),
   )
-  return status.companies.length ? { kind: 'received', companies: status.companies, ratings } : { kind: 'nobody' }
+  const offered = status.offered ?? 0
+  if (status.companies.length) return { kind: 'received', companies: status.companies, ratings, offered }
+  return offered ? { kind: 'offered', offered } : { kind: 'nobody' }
 }
