@@ -26,6 +26,7 @@ const router = createBrowserRouter(
         { path: PATHS.applications, ...page(() => import('./applications/applications-page')) },
         { path: PATHS.buyers, ...page(() => import('./buyers/buyers-page')) },
         { path: PATHS.credits, ...page(() => import('./credits/credits-page')) },
+        { path: PATHS.reviews, ...page(() => import('./reviews/reviews-page')) },
         { path: PATHS.audit, ...page(() => import('./audit-page')) },
         { path: '*', element: <ErrorNotice message="There is no console page at this address." /> },
       ],

@@ -1,4 +1,4 @@
-import { Activity, FileText, Gavel, Inbox, LayoutDashboard, LogOut, ReceiptText, Send, Users } from 'lucide-react'
+import { Activity, FileText, Gavel, Inbox, LayoutDashboard, LogOut, ReceiptText, Send, Star, Users } from 'lucide-react'
 import { NavLink, Outlet } from 'react-router'
 import { PATHS } from './paths'
 import { useOperator, useSession } from './session'
@@ -11,11 +11,12 @@ const NAV = [
   { to: PATHS.applications, label: 'Applications', icon: Inbox, end: false },
   { to: PATHS.buyers, label: 'Buyers', icon: Gavel, end: false },
   { to: PATHS.credits, label: 'Credits', icon: ReceiptText, end: false },
+  { to: PATHS.reviews, label: 'Reviews', icon: Star, end: false },
   { to: PATHS.audit, label: 'Audit log', icon: Activity, end: false },
 ]
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
-  'inline-flex min-h-10 shrink-0 items-center gap-2 rounded-md px-3 text-sm font-medium ' +
+  'inline-flex min-h-11 shrink-0 items-center gap-2 rounded-md px-3 text-sm font-medium ' +
   'focus-visible:outline-2 focus-visible:outline-white ' +
   (isActive ? 'bg-white/15 text-white' : 'text-blue-100 hover:bg-white/10 hover:text-white')
 
@@ -32,7 +33,7 @@ export function ConsoleLayout() {
               {operator.email} <span className="rounded bg-white/15 px-1.5 py-0.5 text-xs">{operator.role}</span>
             </span>
             <button type="button" onClick={() => void signOut()}
-              className="inline-flex min-h-10 items-center gap-1 rounded-md px-2 text-blue-100 hover:bg-white/10 hover:text-white focus-visible:outline-2 focus-visible:outline-white">
+              className="inline-flex min-h-11 items-center gap-1 rounded-md px-2 text-blue-100 hover:bg-white/10 hover:text-white focus-visible:outline-2 focus-visible:outline-white">
               <LogOut size={16} aria-hidden="true" /> Sign out
             </button>
           </div>

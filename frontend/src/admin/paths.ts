@@ -10,5 +10,6 @@ export const PATHS = {
   applications: '/applications',
   buyers: '/buyers',
   credits: '/credits',
+  reviews: '/reviews',
   audit: '/audit',
 } as const

@@ -1,14 +1,16 @@
-// A page of cards of one status at a time (applications, credit requests): the status picker, the
-// list's errors and loading, and the cards in a grid.
+// A page of cards filtered by one choice at a time (applications and credit requests by status,
+// reviews by provider): the picker, the list's errors and loading, and the cards in a grid.
 import { Fragment, useState, type FormEvent, type ReactNode } from 'react'
 import { useApi } from './use-api'
 import { buttonClass, ErrorNotice, Field, formatTime, inputClass, Loading, PageTitle, SuccessNotice } from './ui'
 
-export function StatusListPage<T extends { id: string }>({ title, intro, statuses, path, empty, card }: {
+export function StatusListPage<T extends { id: string }>({ title, intro, filterLabel = 'Show', statuses, path, empty, card }: {
   title: string
   intro?: ReactNode
+  filterLabel?: string
+  // The picker's choices; the first is shown first.
   statuses: { value: string; label: string }[]
-  // The list's path for a status, e.g. `/credits?status=pending`.
+  // The list's path for a choice, e.g. `/credits?status=pending`.
   path: (status: string) => string
   empty: string
   card: (item: T) => ReactNode
@@ -20,7 +22,7 @@ export function StatusListPage<T extends { id: string }>({ title, intro, statuse
       <PageTitle>{title}</PageTitle>
       {intro}
       <div className="mb-4 max-w-xs">
-        <Field label="Show">
+        <Field label={filterLabel}>
           <select className={inputClass} value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
             {statuses.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
           </select>
@@ -37,16 +39,17 @@ export function StatusListPage<T extends { id: string }>({ title, intro, statuse
 }
 
 /** A decided card's rows of a definition list: when and by whom, and the words that came with it. */
-export function DecisionRows({ decidedAt, decidedBy, noteLabel, note }: {
+export function DecisionRows({ label = 'Decided', decidedAt, decidedBy, noteLabel, note }: {
+  label?: string
   decidedAt: string | null
   decidedBy: string | null
-  noteLabel: string
-  note: string | null
+  noteLabel?: string
+  note?: string | null
 }) {
   return (
     <>
       {decidedAt && (<>
-        <dt className="text-slate-500">Decided</dt><dd className="min-w-0 break-words">{formatTime(decidedAt)} by {decidedBy}</dd>
+        <dt className="text-slate-500">{label}</dt><dd className="min-w-0 break-words">{formatTime(decidedAt)} by {decidedBy}</dd>
       </>)}
       {note && (<>
         <dt className="text-slate-500">{noteLabel}</dt><dd className="min-w-0 whitespace-pre-line break-words">{note}</dd>
@@ -66,10 +69,13 @@ export function CardNotices({ error, notice }: { error: string | null; notice: s
 }
 
 /** A decision's words (a reason, a note) and its button, with Cancel: the form under a card. */
-export function NoteForm({ name, label, required, value, onChange, submitLabel, variant, busy, onSubmit, onCancel }: {
+export function NoteForm({ name, label, required, maxLength = 2000, value, onChange, submitLabel, variant, busy, onSubmit,
+  onCancel }: {
   name: string
   label: string
   required: boolean
+  // The server's limit for these words.
+  maxLength?: number
   value: string
   onChange: (value: string) => void
   submitLabel: string
@@ -85,7 +91,7 @@ export function NoteForm({ name, label, required, value, onChange, submitLabel, 
   return (
     <form onSubmit={submit} className="mt-3 space-y-2" aria-label={name}>
       <Field label={label}>
-        <textarea className={inputClass} rows={3} required={required} maxLength={2000} value={value}
+        <textarea className={inputClass} rows={3} required={required} maxLength={maxLength} value={value}
           onChange={(e) => onChange(e.currentTarget.value)} />
       </Field>
       <div className="flex flex-wrap gap-2">

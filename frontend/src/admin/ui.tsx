@@ -3,7 +3,7 @@ import { cloneElement, useId, type ReactElement, type ReactNode } from 'react'
 import type { StatusCounts } from './types'
 
 const BUTTON =
-  'inline-flex min-h-10 items-center justify-center gap-2 rounded-md px-4 py-2 text-sm font-semibold ' +
+  'inline-flex min-h-11 items-center justify-center gap-2 rounded-md px-4 py-2 text-sm font-semibold ' +
   'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ' +
   'disabled:cursor-not-allowed disabled:opacity-60'
 const VARIANTS = {
@@ -16,7 +16,7 @@ export const buttonClass = (variant: keyof typeof VARIANTS = 'primary', extra = 
   `${BUTTON} ${VARIANTS[variant]} ${extra}`
 
 export const inputClass =
-  'block w-full min-h-10 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 ' +
+  'block w-full min-h-11 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 ' +
   'focus:border-brand-600 focus:outline-2 focus:outline-brand-600'
 
 export function Field({ label, children, hint, error }: {
@@ -109,6 +109,8 @@ const STATUS_COLOURS: Record<string, string> = {
   failed: 'bg-red-100 text-red-800',
   rejected: 'bg-amber-100 text-amber-900',
   pending: 'bg-slate-100 text-slate-700',
+  shown: 'bg-green-100 text-green-800',
+  hidden: 'bg-amber-100 text-amber-900',
 }
 
 export function StatusBadge({ status }: { status: string }) {

@@ -50,7 +50,7 @@ function RecentBids({ buyer }: { buyer: Buyer }) {
         <ol className="divide-y divide-slate-100 text-sm">
           {data.items.map((bid) => (
             <li key={`${bid.leadId}-${bid.kind}`} className="flex flex-wrap items-baseline justify-between gap-x-3 py-1.5">
-              <Link to={PATHS.lead(bid.leadId)} className="inline-flex min-h-10 items-center text-brand-700 underline">
+              <Link to={PATHS.lead(bid.leadId)} className="inline-flex min-h-11 items-center text-brand-700 underline">
                 {bid.service} · {bid.state ?? '—'}
               </Link>
               <span className="min-w-0 break-words">

@@ -53,7 +53,7 @@ function CreditCard({ credit: listed, isAdmin }: { credit: Credit; isAdmin: bool
         <dt className="text-slate-500">Provider</dt><dd className="min-w-0 break-words">{credit.providerName}</dd>
         <dt className="text-slate-500">Lead</dt>
         <dd className="min-w-0 break-words">
-          {credit.leadId ? <Link className="inline-flex min-h-10 items-center font-medium text-brand-700 underline" to={PATHS.lead(credit.leadId)}>{credit.leadReference ?? 'open'}</Link> : 'erased'}
+          {credit.leadId ? <Link className="inline-flex min-h-11 items-center font-medium text-brand-700 underline" to={PATHS.lead(credit.leadId)}>{credit.leadReference ?? 'open'}</Link> : 'erased'}
           {place ? ` · ${place}` : ''}
         </dd>
         <dt className="text-slate-500">Reason</dt><dd>{credit.reasonLabel}</dd>

@@ -30,7 +30,7 @@ export default function LeadPage() {
   const { data: lead, error, loading, reload } = useApi<LeadDetail>(`/leads/${encodeURIComponent(id)}`)
   return (
     <>
-      <Link to={PATHS.leads} className="mb-3 inline-flex min-h-10 items-center gap-1 text-sm text-brand-700 underline">
+      <Link to={PATHS.leads} className="mb-3 inline-flex min-h-11 items-center gap-1 text-sm text-brand-700 underline">
         <ArrowLeft size={16} aria-hidden="true" /> All leads
       </Link>
       <ErrorNotice message={error} />

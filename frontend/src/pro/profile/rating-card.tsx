@@ -1,6 +1,7 @@
 import { Star } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import type { components } from '../../lib/api-schema'
+import { Stars } from '../../components/stars'
 import { hasRating, ratingInWords } from '../../lib/rating'
 import { PortalError, providerPath, request, type Profile } from '../api'
 import { Card, ErrorNotice } from '../ui'
@@ -9,16 +10,6 @@ type Reviews = components['schemas']['ProviderReviews']
 const SHOWN = 5
 
 const day = (iso: string) => new Date(iso).toLocaleDateString('en-US', { dateStyle: 'medium' })
-
-function Stars({ stars }: { stars: number }) {
-  return (
-    <span className="flex" role="img" aria-label={`${stars} of 5 stars`}>
-      {[1, 2, 3, 4, 5].map((n) => (
-        <Star key={n} aria-hidden="true" className={`size-4 ${n <= stars ? 'fill-amber-400 text-amber-500' : 'text-slate-300'}`} />
-      ))}
-    </span>
-  )
-}
 
 /** Consumers' rating of the provider (hidden reviews left out) and the latest reviews. */
 export function RatingCard({ profile }: { profile: Profile }) {
