@@ -10,7 +10,7 @@ import zipcodes
 from sqlalchemy import func, select, union
 from sqlalchemy.orm import Session
 
-from servicematch.delivery.models import Delivery, Provider, ProviderMode, as_utc
+from servicematch.delivery.models import Delivery, Provider, as_utc
 from servicematch.routing.hours import open_now
 from servicematch.routing.models import LedgerEntry, LedgerKind, ProviderOffer
 from servicematch.routing.pricing import lead_price_cents
@@ -142,8 +142,8 @@ def match_providers(
     *, session: Session, vertical: str, service: str, state: str | None, zip_code: str | None,
     now: datetime, limit: int = MAX_PROVIDERS_PER_LEAD, exclude: set[str] = frozenset(),
 ) -> list[Provider]:
-    """The active providers for this lead, within their hours, under their daily cap and (those
-    charged for accepted offers) their weekly budget, least recently matched first; `exclude`
+    """The active providers for this lead, within their hours, under their daily cap and their
+    weekly budget (this lead's shared price included), least recently matched first; `exclude`
     names providers the lead went or was offered to already."""
     active = _active_providers(session)
     candidates = [
@@ -156,7 +156,8 @@ def match_providers(
     if not candidates or limit <= 0:
         return []
     counts = _sent_today(session=session, provider_ids=[p.id for p in candidates], now=now)
-    budgeted = [p.id for p in candidates if p.mode == ProviderMode.REVIEW and p.weekly_budget_cents is not None]
+    # Every provider pays for its leads (direct ones at once), so every weekly budget holds.
+    budgeted = [p.id for p in candidates if p.weekly_budget_cents is not None]
     charged = charged_this_week(session=session, provider_ids=budgeted, now=now)
     under_cap = [
         p for p in candidates if (p.daily_cap is None or counts.get(p.id, 0) < p.daily_cap)

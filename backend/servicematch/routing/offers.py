@@ -1,5 +1,7 @@
 """Offers: a lead for a provider in review mode, without the consumer's contact details, to accept
-(charged to its ledger, the details shown in the portal) or decline (free).
+(charged to its ledger, the details shown in the portal) or decline (free). Providers with
+auto-accept on, and direct providers (sent the lead in full), are charged at once: their offer is
+recorded accepted as routing makes it.
 
 A lead's details never reach more than MAX_COMPANIES companies: buyers holding it, providers sent
 it in full, and providers holding an open or accepted offer all take a seat. A declined, expired
@@ -77,7 +79,8 @@ def consent_withdrawn(session: Session, lead_id: str) -> str | None:
 # -- seats --------------------------------------------------------------------------------------
 
 def providers_holding_seats(session: Session, lead_id: str) -> set[str]:
-    """Providers that got the lead in full or hold an open or accepted offer for it."""
+    """Providers that got the lead in full or hold an open or accepted offer for it, each once
+    (a direct or auto-accepting provider has both deliveries and an accepted offer)."""
     delivered = set(session.scalars(select(Delivery.provider_id).where(
         Delivery.lead_id == lead_id, Delivery.payload_kind == "lead", Delivery.kind.in_(PROVIDER_KINDS),
         Delivery.provider_id.is_not(None))))
@@ -115,10 +118,13 @@ def route_matched(*, session: Session, lead: Lead, providers: list[Provider], se
 
 def route_providers(*, session: Session, lead: Lead, providers: list[Provider], settings: Settings,
                     now: datetime, exclusive: bool = False) -> None:
-    """Direct providers get the lead in full; providers in review mode get an offer (accepted at
-    once with auto-accept on). Each is stamped for round robin in pick order."""
+    """Direct providers get the lead in full and are charged for it at once; providers in review
+    mode get an offer (accepted at once with auto-accept on). Each is stamped for round robin in
+    pick order."""
     direct = [p for p in providers if p.mode != ProviderMode.REVIEW]
     enqueue_providers(session=session, lead=lead, providers=direct, settings=settings, now=now)
+    if direct and chargeable(session, lead):
+        _charge_direct(session, lead, direct, settings, now)
     for provider in providers:
         if provider.mode == ProviderMode.REVIEW:
             _make_offer(session, lead, provider, settings, now, exclusive=exclusive)
@@ -126,13 +132,40 @@ def route_providers(*, session: Session, lead: Lead, providers: list[Provider], 
         provider.last_matched_at = now + timedelta(microseconds=position)
 
 
-def _make_offer(session: Session, lead: Lead, provider: Provider, settings: Settings, now: datetime, *,
-                exclusive: bool) -> ProviderOffer:
+def chargeable(session: Session, lead: Lead) -> bool:
+    """Whether a direct provider sent this lead pays for it. Never for a duplicate, nor for a lead
+    whose consent was withdrawn (routing sends neither, but a charge must not rest on that), nor
+    for a do-not-sell lead: it still goes to the providers the consumer asked for, but taking
+    money for the consumer's details would be selling them."""
+    return not (lead.is_duplicate or lead.do_not_sell or consent_withdrawn(session, lead.id))
+
+
+def _new_offer(session: Session, lead: Lead, provider: Provider, settings: Settings, now: datetime, *,
+               exclusive: bool) -> ProviderOffer:
+    # A do-not-sell lead is offered free: it goes to the providers the consumer asked for, but
+    # taking money for the consumer's details would be selling them.
+    price = 0 if lead.do_not_sell else lead_price_cents(provider, lead.vertical, lead.service, exclusive)
     offer = ProviderOffer(id=new_id(), lead_id=lead.id, provider_id=provider.id, status=OfferStatus.OPEN,
-                          exclusive=exclusive, created_at=now,
-                          price_cents=lead_price_cents(provider, lead.vertical, lead.service, exclusive),
+                          exclusive=exclusive, created_at=now, price_cents=price,
                           expires_at=now + timedelta(minutes=settings.offer_ttl_minutes))
     session.add(offer)
+    return offer
+
+
+def _charge_direct(session: Session, lead: Lead, providers: list[Provider], settings: Settings,
+                   now: datetime) -> None:
+    """Direct providers' charges, recorded as auto-accept records them: an offer accepted at once
+    and its ledger charge. No provider_portal row: the lead went by their own channels, and those
+    deliveries are the record of who got the details."""
+    offers = [_new_offer(session, lead, provider, settings, now, exclusive=False) for provider in providers]
+    session.flush()  # the offers before their charges, which point at them
+    for offer, provider in zip(offers, providers, strict=True):
+        _accept(session, offer, lead, provider, settings, now, auto=True, handover=False)
+
+
+def _make_offer(session: Session, lead: Lead, provider: Provider, settings: Settings, now: datetime, *,
+                exclusive: bool) -> ProviderOffer:
+    offer = _new_offer(session, lead, provider, settings, now, exclusive=exclusive)
     if provider.auto_accept:
         session.flush()  # the offer before its charge, which points at it
         _accept(session, offer, lead, provider, settings, now, auto=True)
@@ -150,14 +183,17 @@ def charge_description(settings: Settings, lead: Lead) -> str:
 
 
 def _accept(session: Session, offer: ProviderOffer, lead: Lead, provider: Provider, settings: Settings,
-            now: datetime, *, auto: bool) -> None:
-    """Accepted, charged and handed over, in the caller's transaction."""
+            now: datetime, *, auto: bool, handover: bool = True) -> None:
+    """Accepted, charged and (unless the lead went by the provider's own channels) handed over in
+    the portal, in the caller's transaction."""
     offer.status, offer.decided_at, offer.auto_accepted = OfferStatus.ACCEPTED, now, auto
-    session.add(LedgerEntry(id=new_id(), provider_id=provider.id, kind=LedgerKind.CHARGE,
-                            amount_cents=offer.price_cents, lead_id=lead.id, offer_id=offer.id,
-                            description=charge_description(settings, lead), vertical=lead.vertical,
-                            service=lead.service, state=lead.state, created_at=now))
-    record_portal_handover(session=session, lead=lead, provider=provider, now=now)
+    if offer.price_cents:  # a free offer (a do-not-sell lead) leaves nothing in the ledger
+        session.add(LedgerEntry(id=new_id(), provider_id=provider.id, kind=LedgerKind.CHARGE,
+                                amount_cents=offer.price_cents, lead_id=lead.id, offer_id=offer.id,
+                                description=charge_description(settings, lead), vertical=lead.vertical,
+                                service=lead.service, state=lead.state, created_at=now))
+    if handover:
+        record_portal_handover(session=session, lead=lead, provider=provider, now=now)
 
 
 # -- the provider's taps -------------------------------------------------------------------------

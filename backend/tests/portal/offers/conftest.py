@@ -24,10 +24,12 @@ from portal_support import PASSWORD, PortalClient
 from servicematch.delivery.models import Provider
 from servicematch.intake.checks import CheckedLead
 from servicematch.intake.consent import ConsentEvidence
+from servicematch.intake.models import Lead
 from servicematch.intake.service import LeadTransactions, NewLead, build_lead
 from servicematch.kernel.clock import utcnow
 from servicematch.portal import accounts
 from servicematch.portal.invitations import Invitee, invite
+from servicematch.privacy import actions
 from servicematch.routing.stage import route_pending
 from servicematch.workers import make_worker
 
@@ -79,12 +81,13 @@ def reviewer(app):
 
 @pytest.fixture
 def add_direct(app):
-    """A provider an operator added: every matched lead in full, by e-mail."""
+    """add_direct(name, **columns) -> a provider an operator added: every matched lead in full, by
+    e-mail; columns sets others (lead_price_cents, weekly_budget_cents, ...)."""
 
-    def add(name: str) -> Provider:
+    def add(name: str, **columns) -> Provider:
         with app.state.session_factory() as session:
             provider = Provider(name=name, contact_email=f"{name.lower().replace(' ', '.')}@example.com",
-                                services=["hvac"], states=["TX"], zips=[], created_at=utcnow())
+                                services=["hvac"], states=["TX"], zips=[], created_at=utcnow(), **columns)
             session.add(provider)
             session.commit()
             return provider
@@ -94,20 +97,28 @@ def add_direct(app):
 
 @pytest.fixture
 def make_lead(app, settings):
-    """make_lead(email="", routed_with=settings) -> an HVAC lead in Austin, stored and routed."""
+    """make_lead(email="", routed_with=settings, phone=None, do_not_sell=False, withdrawn=False) ->
+    an HVAC lead in Austin, stored and routed (a new phone each time unless given; withdrawn: its
+    consent withdrawn before routing)."""
     phones = itertools.count(1000)
 
-    def make(*, email: str = "", routed_with=None):
+    def make(*, email: str = "", routed_with=None, phone: str | None = None, do_not_sell: bool = False,
+             withdrawn: bool = False):
         checked = CheckedLead(service=app.state.catalog.find("hvac", "services"), flow="form",
-                              contact={**CONTACT, "email": email, "phone": f"512555{next(phones):04d}"},
+                              contact={**CONTACT, "email": email, "phone": phone or f"512555{next(phones):04d}"},
                               answers={"cq1": "Replace an existing system"})
         lead = build_lead(settings=settings, checked=checked, request_id=str(uuid.uuid4()),
-                          request_hash=uuid.uuid4().hex, is_test=False, click={}, do_not_sell=False)
+                          request_hash=uuid.uuid4().hex, is_test=False, click={}, do_not_sell=do_not_sell)
         evidence = ConsentEvidence(ip_address="203.0.113.7", user_agent="pytest", page_url="", trustedform_cert_url="",
-                                   global_privacy_control=False)
+                                   global_privacy_control=do_not_sell)
         transactions = LeadTransactions(session_factory=app.state.session_factory, settings=settings,
                                         index=app.state.catalog)
         stored = transactions.store_one(NewLead(lead=lead, evidence=evidence)).lead
+        if withdrawn:
+            with app.state.session_factory() as session:
+                actions.revoke(session=session, leads=[session.get(Lead, stored.id)], method="test",
+                               request_id=None, now=utcnow())
+                session.commit()
         route_pending(session_factory=app.state.session_factory, settings=routed_with or settings)
         return stored
 

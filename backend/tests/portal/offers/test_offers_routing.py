@@ -63,7 +63,9 @@ def test_three_companies_at_most_counting_buyers_direct_providers_and_offers(
     lead = make_lead(routed_with=with_buyer)
 
     offered = offers_of(session_factory, lead.id)
-    assert list(offered) == [first.provider_id]
+    # The direct provider's accepted offer is its charge, beside its deliveries: still one seat.
+    assert set(offered) == {direct.id, first.provider_id}
+    assert offered[direct.id].status == OfferStatus.ACCEPTED and offered[first.provider_id].status == OfferStatus.OPEN
     assert any(row.payload_kind == "lead" for row in deliveries_to(session_factory, lead.id, direct.id))
 
     # A declined offer frees its seat for the next provider, and only that one.
