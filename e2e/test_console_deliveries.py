@@ -117,7 +117,7 @@ def test_the_page_opens_on_a_tab_that_has_deliveries_unless_the_address_names_on
     expect(tabs.get_by_role("button", pressed=True)).to_have_text(re.compile(rf"^{opened.title()}"))
     expect(tabs.get_by_role("button", name=re.compile(r"^Failed")).first).to_have_attribute("aria-pressed", "false")
     if opened == "rejected":
-        expect(page.get_by_role("link", name=request_id)).to_be_visible()
+        expect(page.get_by_role("link", name=request_id).first).to_be_visible()
     expect(page.get_by_text("No failed deliveries.")).to_have_count(0)
     assert no_sideways_overflow(page)
     save_screenshot(page, "console-deliveries-opened")
