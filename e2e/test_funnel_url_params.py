@@ -6,7 +6,14 @@ import json
 from urllib.parse import urlencode
 
 import pytest
-from funnel_steps import advance_to, expect_step, lead_form_steps, service_config, stored_leads
+from funnel_steps import (
+    advance_to,
+    expect_step,
+    lead_form_steps,
+    service_config,
+    stored_leads,
+    thank_you_heading,
+)
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -37,7 +44,7 @@ def test_url_parameters_are_stored_prefill_the_form_and_reach_the_lead(page: Pag
     expect(page.get_by_label("Phone Number Verification")).to_have_value("(202) 555-0123")
     page.get_by_role("checkbox").check()
     page.get_by_role("button", name="Submit").click()
-    expect(page.get_by_role("heading", name="Success!")).to_be_visible(timeout=10_000)
+    thank_you_heading(page)
 
     click = stored_leads(server_engine, "roofing")[-1]["click"]
     assert {key: click[key] for key in ATTRIBUTION} == ATTRIBUTION
@@ -60,7 +67,7 @@ def test_home_page_address_prefills_and_is_cleared_after_submission(page: Page, 
     page.get_by_label("Phone Number Verification").fill("5125550142")
     page.get_by_role("checkbox").check()
     page.get_by_role("button", name="Submit").click()
-    expect(page.get_by_role("heading", name="Success!")).to_be_visible(timeout=10_000)
+    thank_you_heading(page)
     assert storage(page, "serviceMatchAddress") is None
 
 

@@ -14,7 +14,7 @@ from console_support import (
     sign_in,
 )
 from playwright.sync_api import Page, expect
-from portal_support import PORTAL_PASSWORD, mailed_token
+from portal_pages import PORTAL_PASSWORD, mailed_token
 from sqlalchemy import text
 
 pytestmark = pytest.mark.browser

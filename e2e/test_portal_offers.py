@@ -19,7 +19,7 @@ from console_support import (
     wait_until,
 )
 from playwright.sync_api import Page, expect
-from portal_support import PORTAL_PASSWORD, mailed_token
+from portal_pages import PORTAL_PASSWORD, mailed_token
 from sqlalchemy import text
 
 ROOT = Path(__file__).resolve().parents[1]

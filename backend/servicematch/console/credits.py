@@ -15,7 +15,7 @@ from servicematch.console.audit import Action
 from servicematch.console.auth import AdminOnly, AnyOperator, Db
 from servicematch.delivery.models import Provider
 from servicematch.errors import SIGNED_IN_ERROR_RESPONSES, NotFound, ServiceMatchError
-from servicematch.intake.schemas import LongText
+from servicematch.intake.schemas import LongText, RequiredLongText
 from servicematch.kernel.clock import utcnow
 from servicematch.portal import credits
 from servicematch.portal.models import CreditRequest, CreditStatus
@@ -60,7 +60,7 @@ class CreditApproval(BaseModel):
 class CreditDenial(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    note: LongText
+    note: RequiredLongText
 
 
 def credits_json(db, request: Request, rows: list[CreditRequest]) -> list[ConsoleCredit]:

@@ -71,6 +71,9 @@ ShortText = text(200)
 # A textarea's answer may span lines; other control characters are still refused.
 LongText = Annotated[str, StringConstraints(max_length=2000), AfterValidator(_multi_line),
                      _documented(2000, MULTI_LINE_PATTERN)]
+# The same, where words are required (a blank answer is refused by the handler in plain words).
+RequiredLongText = Annotated[str, StringConstraints(max_length=2000), AfterValidator(_multi_line),
+                             _documented(2000, MULTI_LINE_PATTERN, min_length=1)]
 RequestId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{8,64}$")]
 
 

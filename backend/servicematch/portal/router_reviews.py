@@ -41,7 +41,8 @@ class NewReview(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     token: str = Field(min_length=1, max_length=400)
-    stars: int = Field(description="1 to 5")
+    # The bounds are stated in the schema and checked in the handler, which words the refusal plainly.
+    stars: int = Field(description="1 to 5", json_schema_extra={"minimum": 1, "maximum": 5})
     # Bounded here for the body's sake; the 1,000-character limit is checked with a plain message.
     text: str | None = Field(default=None, max_length=20_000, description="A few words, at most 1,000 characters")
 

@@ -50,6 +50,10 @@ BEYOND_THE_SCHEMA = {
     "POST /api/partner/applications": "catalogue", "POST /api/console/providers/invite": "catalogue",
     # a one-time link's token must be one the server mailed, unused and unexpired
     "POST /api/partner/applications/confirm": "one-time token", "POST /api/pro/password": "one-time token",
+    # a credit's denial needs a note of more than blanks
+    "POST /api/console/credits/{credit_id}/deny": "words in the note",
+    # a review link's token must carry a valid signature and name an accepted lead
+    "POST /api/reviews/lookup": "signed token", "POST /api/reviews": "signed token",
 }
 ADMIN_PASSWORD = "fuzz admin password 0123456789"
 SIGN_OUT = "DELETE /api/console/session"
