@@ -16,12 +16,12 @@ from servicematch.portal.review_requests import prepare_review_request, request_
 from servicematch.privacy.notices import REVIEW_REQUEST
 from servicematch.privacy.retention import RetentionSchedule
 from servicematch.privacy.sending import PrivacyMessages
-from servicematch.privacy.withdrawal import on_consent_withdrawn
+from servicematch.privacy.withdrawal import on_consent_withdrawn, on_data_erased
 from servicematch.reporting.ledger_days import watch_ledger
 from servicematch.reporting.models import reopen_revenue_day
 from servicematch.reporting.rollup import roll_up
 from servicematch.routing.offer_notice import OFFER_NOTICE, prepare_offer_notice
-from servicematch.routing.offers import close_lapsed_offers, withdraw_offers
+from servicematch.routing.offers import close_lapsed_offers, forget_places, withdraw_offers
 from servicematch.routing.stage import RoutingStage
 from servicematch.settings import Settings
 
@@ -54,5 +54,7 @@ def make_worker(*, session_factory: sessionmaker[Session], settings: Settings, c
 
 
 def wire_withdrawal() -> None:
-    """A consumer's stop or erasure withdraws the lead's open offers, in the same transaction."""
+    """A consumer's stop or erasure withdraws the lead's open offers, in the same transaction; an
+    erasure also takes the place (city, state, ZIP) off the providers' ledger lines for the lead."""
     on_consent_withdrawn(withdraw_offers)
+    on_data_erased(forget_places)

@@ -19,7 +19,7 @@ from servicematch.privacy.models import (
     PrivacyRequest,
 )
 from servicematch.privacy.notices import DELETED, REVOKED, enqueue_notices, stop_unsent
-from servicematch.privacy.withdrawal import consent_withdrawn_from
+from servicematch.privacy.withdrawal import consent_withdrawn_from, data_erased_from
 from servicematch.settings import Settings
 
 CONTACT_FIELDS = ("first", "last", "email", "phone", "address1", "address2", "city", "state", "zip")
@@ -109,6 +109,7 @@ def erase(*, session: Session, settings: Settings, leads: list[Lead], reason: st
         if notify:
             enqueue_notices(session=session, lead_ids=lead_ids, notice=DELETED, now=now)
         consent_withdrawn_from(session, lead_ids, now)
+        data_erased_from(session, lead_ids, now)
     return len(lead_ids)
 
 

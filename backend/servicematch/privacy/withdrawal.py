@@ -26,3 +26,18 @@ def on_consent_withdrawn(listener: Listener) -> None:
 def consent_withdrawn_from(session: Session, lead_ids: list[str], now: datetime) -> None:
     for listener in _listeners:
         listener(session, lead_ids, now)
+
+
+_erasure_listeners: list[Listener] = []
+
+
+def on_data_erased(listener: Listener) -> None:
+    """Call `listener` whenever leads' personal data is erased (after the consent-withdrawn ones),
+    so rooms that keep something of the lead (routing's ledger lines) forget it too."""
+    if listener not in _erasure_listeners:
+        _erasure_listeners.append(listener)
+
+
+def data_erased_from(session: Session, lead_ids: list[str], now: datetime) -> None:
+    for listener in _erasure_listeners:
+        listener(session, lead_ids, now)

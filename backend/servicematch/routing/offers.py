@@ -27,6 +27,7 @@ from servicematch.delivery.models import (
 from servicematch.delivery.outbox import enqueue_providers, record_portal_handover
 from servicematch.errors import NothingHere, ServiceMatchError
 from servicematch.intake.models import Lead
+from servicematch.kernel import wakeup
 from servicematch.kernel.ids import new_id
 from servicematch.privacy.models import LeadErasure, LeadRevocation
 from servicematch.privacy.wiring import enqueue_acceptance_email
@@ -149,6 +150,7 @@ def _new_offer(session: Session, lead: Lead, provider: Provider, settings: Setti
                           exclusive=exclusive, created_at=now, price_cents=price,
                           expires_at=now + timedelta(minutes=settings.offer_ttl_minutes))
     session.add(offer)
+    wakeup.offers.after_commit(session)  # an open portal shows it at once
     return offer
 
 
@@ -187,6 +189,7 @@ def _accept(session: Session, offer: ProviderOffer, lead: Lead, provider: Provid
     """Accepted, charged and (unless the lead went by the provider's own channels) handed over in
     the portal, in the caller's transaction."""
     offer.status, offer.decided_at, offer.auto_accepted = OfferStatus.ACCEPTED, now, auto
+    wakeup.offers.after_commit(session)
     if offer.price_cents:  # a free offer (a do-not-sell lead) leaves nothing in the ledger
         session.add(LedgerEntry(id=new_id(), provider_id=provider.id, kind=LedgerKind.CHARGE,
                                 amount_cents=offer.price_cents, lead_id=lead.id, offer_id=offer.id,
@@ -255,6 +258,8 @@ def decline_by_provider(session: Session, *, offer_id: str, provider: Provider, 
 def _close(session: Session, offers: list[ProviderOffer], status: str, now: datetime) -> None:
     for offer in offers:
         offer.status, offer.decided_at = status, now
+    if offers:
+        wakeup.offers.after_commit(session)
     skip_unsent_notices(session=session, offers=offers, reason=f"the offer was {status} first", now=now)
 
 
@@ -300,6 +305,20 @@ def withdraw_offers(session: Session, lead_ids: list[str], now: datetime) -> int
         ProviderOffer.lead_id.in_(lead_ids), ProviderOffer.status == OfferStatus.OPEN)))
     _close(session, offers, OfferStatus.WITHDRAWN, now)
     return len(offers)
+
+
+def forget_places(session: Session, lead_ids: list[str], now: datetime) -> int:
+    """The consumer's data was erased: the providers' ledger lines for the lead keep the service and
+    the state (for the books and the revenue reports) but no longer name the city or the ZIP code.
+    Registered with privacy's erasure hook by the composition roots; runs in its transaction."""
+    if not lead_ids:
+        return 0
+    entries = list(session.scalars(select(LedgerEntry).where(LedgerEntry.lead_id.in_(lead_ids),
+                                                             LedgerEntry.kind == LedgerKind.CHARGE)))
+    for entry in entries:
+        what = entry.description.split(", ", 1)[0]
+        entry.description = f"{what}, {entry.state}" if entry.state else what
+    return len(entries)
 
 
 def close_lapsed_offers(*, session_factory: sessionmaker[Session], settings: Settings, now: datetime) -> int:
