@@ -108,7 +108,9 @@ class DeliveryWorker:
         if self.router is not None:
             self.router.start_due()
         with self._lock:
-            in_flight = +self._in_flight
+            # A send that finished after the answers above were recorded still holds its slot until
+            # its answer is: a breaker that its failure would trip must trip before the next claim.
+            in_flight = self._in_flight + Counter(done.claim.endpoint for done in self._finished)
         free = self.settings.worker_concurrency - sum(in_flight.values())
         if free <= 0:
             return 0
