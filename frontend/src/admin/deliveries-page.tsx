@@ -90,7 +90,9 @@ export default function DeliveriesPage() {
         headers={[
           ...(canRetry ? [<input key="all" type="checkbox" aria-label="Select all" className="size-5" checked={allSelected}
             onChange={() => setSelected(allSelected ? new Set() : new Set(allIds))} />] : []),
-          'Lead', 'Recipient', 'Carries', 'Status', 'Attempts', 'Last error', 'Next attempt', '',
+          // The row's Retry comes first, so a phone shows it without the table scrolled sideways.
+          ...(canRetry ? [<span key="retry" className="sr-only">Retry</span>] : []),
+          'Lead', 'Recipient', 'Carries', 'Status', 'Attempts', 'Last error', 'Next attempt',
         ]}
         row={(d) => (
           <tr key={d.id} className="border-t border-slate-100 align-top">
@@ -98,6 +100,14 @@ export default function DeliveriesPage() {
               <td className="px-3 py-2">
                 <input type="checkbox" className="size-5" aria-label={`Select delivery to ${d.recipient} for ${d.requestId}`}
                   checked={selected.has(String(d.id))} onChange={() => toggle(String(d.id))} />
+              </td>
+            )}
+            {canRetry && (
+              <td className="px-3 py-2">
+                <button type="button" className={buttonClass('secondary')} disabled={busy}
+                  aria-label={`Retry delivery to ${d.recipient} for ${d.requestId}`} onClick={() => retry([String(d.id)])}>
+                  Retry
+                </button>
               </td>
             )}
             <td className="px-3 py-2">
@@ -109,14 +119,6 @@ export default function DeliveriesPage() {
             <td className="px-3 py-2 tabular-nums">{d.attempts}</td>
             <td className="max-w-xs px-3 py-2 break-words text-red-800">{d.lastError ?? '—'}</td>
             <td className="px-3 py-2">{formatTime(d.nextAttemptAt)}</td>
-            <td className="px-3 py-2">
-              {canRetry && (
-                <button type="button" className={buttonClass('secondary')} disabled={busy}
-                  aria-label={`Retry delivery to ${d.recipient} for ${d.requestId}`} onClick={() => retry([String(d.id)])}>
-                  Retry
-                </button>
-              )}
-            </td>
           </tr>
         )} />
     </>
