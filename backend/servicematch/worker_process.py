@@ -6,9 +6,11 @@ slows the other. In a process of its own the worker has its own lock (and, given
 its own core), and intake answers as fast as it would alone.
 
 The web process writes a byte into the pipe whenever it commits new deliveries (coalesced: one
-byte stands for every commit since the worker last read). The pipe is also how the child knows
-its parent is there: when the web process stops, or dies, the child reads end-of-file, finishes
-the sends under way, records them, and exits. A child that dies is started again.
+byte stands for every commit since the worker last read). The child writes one back whenever it
+commits a change to providers' offers, so an open portal's event stream (portal/router_events.py)
+looks at once instead of at its next poll. The pipe is also how the child knows its parent is
+there: when the web process stops, or dies, the child reads end-of-file, finishes the sends under
+way, records them, and exits. A child that dies is started again.
 """
 
 from __future__ import annotations
@@ -27,9 +29,45 @@ log = logging.getLogger("servicematch.delivery")
 # How often the parent looks whether its worker is still alive, when nothing wakes it sooner.
 WATCH_SECONDS = 1.0
 WAKE = b"w"
+OFFERS_CHANGED = b"o"
 
 
-def run_child(settings: Settings, connection: Connection) -> None:
+class _OffersForwarder:
+    """The child's side of offer changes: the committing thread only sets an event, and a thread
+    of its own writes the byte, so a parent slow to read never holds up a commit."""
+
+    def __init__(self, connection: Connection) -> None:
+        self._connection = connection
+        self._changed = threading.Event()
+        self._thread = threading.Thread(target=self._forward, name="offers-to-parent", daemon=True)
+
+    def start(self) -> None:
+        wakeup.offers.subscribe(self._changed.set)
+        self._thread.start()
+
+    def _forward(self) -> None:
+        while True:
+            self._changed.wait()
+            self._changed.clear()
+            try:
+                self._connection.send_bytes(OFFERS_CHANGED)
+            except (OSError, ValueError):
+                return  # the pipe is closed: the child is stopping
+
+
+def _hear_child(connection: Connection) -> None:
+    """The parent's side: each byte the child writes is a change to offers, told in this process."""
+    try:
+        while True:
+            if connection.recv_bytes() == OFFERS_CHANGED:
+                wakeup.offers.notify()
+    except (EOFError, OSError, ValueError):
+        pass  # the child exited
+    finally:
+        connection.close()
+
+
+def run_child(settings: Settings, connection: Connection, to_parent: Connection | None = None) -> None:
     """The child: a delivery worker that sends until its parent closes the pipe."""
     from servicematch.db.session import make_engine, make_session_factory
     from servicematch.delivery.worker import BackgroundWorker
@@ -43,6 +81,8 @@ def run_child(settings: Settings, connection: Connection) -> None:
     background = BackgroundWorker(make_worker(session_factory=make_session_factory(engine), settings=settings))
     tune_for_serving()
     signal.signal(signal.SIGTERM, lambda *_: connection.close())
+    if to_parent is not None:
+        _OffersForwarder(to_parent).start()
     background.start()
     try:
         while True:
@@ -92,12 +132,20 @@ class WorkerProcess:
                 self._process.join(5)
 
     def _spawn(self) -> None:
+        # Two one-way pipes: closing ours to the child is all it takes to tell it to stop, whatever
+        # the thread that listens to the child is doing meanwhile.
         reader, writer = self._context.Pipe(duplex=False)
-        process = self._context.Process(target=run_child, args=(self.settings, reader), name="delivery-worker",
-                                        daemon=False)
+        from_child, child_writer = self._context.Pipe(duplex=False)
+        process = self._context.Process(target=run_child, args=(self.settings, reader, child_writer),
+                                        name="delivery-worker", daemon=False)
         process.start()
-        reader.close()  # only the child holds the reading end: its end-of-file means the parent is gone
+        # Only the child holds these ends: its end-of-file means the parent is gone, and ours means
+        # the child is gone.
+        reader.close()
+        child_writer.close()
         self._process, self._connection = process, writer
+        threading.Thread(target=_hear_child, args=(from_child,), name="delivery-worker-hear",
+                         daemon=True).start()
 
     def _watch(self) -> None:
         while not self._stopping.is_set():

@@ -1,12 +1,16 @@
 """An open portal's live updates: GET /api/pro/providers/{id}/events, a server-sent event stream.
 
-Offers are written by the worker, another process, so the stream watches the table instead of
-waiting for a signal: about once a second one indexed query (provider_offers by provider: the open
-ones, and those created in the last few minutes whatever their status) is compared with the last
-look, and each offer that is new or whose status changed is sent as
+Offers are written by the worker, another process, so the stream watches the table: one indexed
+query (provider_offers by provider: the open ones, and those created in the last few minutes
+whatever their status) is compared with the last look, and each offer that is new or whose status
+changed is sent as
 
     event: offer
     data: {"id": "...", "status": "open"}
+
+A look follows every commit this process hears of that changed offers (its own worker tells it
+through their pipe, worker_process.py; a tap in the portal commits here), and at least once a second
+for what it cannot hear of (a worker beside another web process, an operator's command).
 
 The first look only sets the baseline: the page reads its list itself, and reads it again on every
 (re)connection, so nothing that happened before is sent. The event names no person and nothing of
@@ -20,10 +24,12 @@ database connection is held between looks: each look opens a session and closes 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
+from typing import Self
 
 import anyio
 from fastapi import APIRouter, Request
@@ -35,6 +41,7 @@ from starlette.concurrency import run_in_threadpool
 from servicematch.access.sessions import session_is_live
 from servicematch.deps import SessionDep, SessionFactoryDep, SettingsDep
 from servicematch.errors import SIGNED_IN_ERROR_RESPONSES
+from servicematch.kernel import wakeup
 from servicematch.kernel.clock import utcnow
 from servicematch.portal.auth import OwnProvider
 from servicematch.portal.sessions import API_PREFIX, PORTAL
@@ -53,7 +60,31 @@ REMOVED = "removed"
 RETRY_MS = 3000
 
 router = APIRouter(prefix=API_PREFIX, tags=["portal"], responses=SIGNED_IN_ERROR_RESPONSES)
-sleep = anyio.sleep  # the wait between looks (a test watches what is held during it)
+class OfferSignal:
+    """Set, on the stream's event loop, when this process hears that offers changed."""
+
+    def __init__(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._changed = asyncio.Event()
+
+    def __enter__(self) -> Self:
+        wakeup.offers.subscribe(self._set)
+        return self
+
+    def __exit__(self, *_) -> None:
+        wakeup.offers.unsubscribe(self._set)
+
+    def _set(self) -> None:  # on the committing thread
+        try:
+            self._loop.call_soon_threadsafe(self._changed.set)
+        except RuntimeError:  # the stream's loop has closed: it no longer listens
+            wakeup.offers.unsubscribe(self._set)
+
+    async def wait(self, seconds: float) -> None:
+        """Until offers change or `seconds` pass, whichever comes first."""
+        with anyio.move_on_after(seconds):
+            await self._changed.wait()
+        self._changed.clear()
 
 
 class OfferWatch:
@@ -107,6 +138,14 @@ async def offer_events(request: Request, factory: sessionmaker[Session], *, prov
     watch = OfferWatch(provider_id)
     last_sent = last_check = time.monotonic()
     yield f"retry: {RETRY_MS}\n\n".encode()
+    with OfferSignal() as signal:
+        async for chunk in _watch(request, factory, watch, signal, session_id=session_id, idle=idle,
+                                  last_sent=last_sent, last_check=last_check):
+            yield chunk
+
+
+async def _watch(request: Request, factory: sessionmaker[Session], watch: OfferWatch, signal: OfferSignal, *,
+                 session_id: str, idle: timedelta, last_sent: float, last_check: float) -> AsyncIterator[bytes]:
     while True:
         changes = await run_in_threadpool(_look, factory, watch)
         for change in changes:
@@ -123,7 +162,7 @@ async def offer_events(request: Request, factory: sessionmaker[Session], *, prov
             last_sent = now
         if await request.is_disconnected():
             return
-        await sleep(POLL_SECONDS)
+        await signal.wait(POLL_SECONDS)
 
 
 @router.get("/providers/{provider_id}/events", response_class=StreamingResponse,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import queue
 import threading
+import time
 import uuid
 from datetime import timedelta
 
@@ -192,15 +193,15 @@ def test_no_database_connection_is_held_between_looks(app, provider, quick_strea
     mine = provider()
     held: list[int] = []
     enough = threading.Event()
-    real_sleep = router_events.sleep
+    real_wait = router_events.OfferSignal.wait
 
-    async def watched_sleep(seconds: float) -> None:
+    async def watched_wait(signal, seconds: float) -> None:
         held.append(app.state.engine.pool.checkedout())
         if len(held) >= 5:
             enough.set()
-        await real_sleep(seconds)
+        await real_wait(signal, seconds)
 
-    monkeypatch.setattr(router_events, "sleep", watched_sleep)
+    monkeypatch.setattr(router_events.OfferSignal, "wait", watched_wait)
     stream = StreamReader(mine.http, f"{mine.me}/events")
     assert enough.wait(WAIT_SECONDS)
     assert set(held) == {0}, held
@@ -220,3 +221,32 @@ def test_the_stream_needs_a_session(client, provider):
     answer = client.get(f"/api/pro{mine.me}/events")
     assert answer.status_code == 401
     assert "text/event-stream" not in answer.headers.get("content-type", "")
+
+
+def test_a_change_this_process_hears_of_is_sent_at_once_not_at_the_next_poll(app, provider, quick_stream,
+                                                                              monkeypatch):
+    from servicematch.kernel import wakeup
+
+    # A poll far longer than the waits below: only the signal can bring the offer in time.
+    monkeypatch.setattr(router_events, "POLL_SECONDS", 60)
+    looked = threading.Event()
+    real_look = OfferWatch.look
+
+    def look(watch, db, now):
+        changes = real_look(watch, db, now)
+        looked.set()
+        return changes
+
+    monkeypatch.setattr(OfferWatch, "look", look)
+    mine = provider()
+    stream = StreamReader(mine.http, f"{mine.me}/events")
+    assert stream.next_line() == "retry: 3000"
+    assert looked.wait(WAIT_SECONDS)  # the baseline is taken; the stream now waits up to a minute
+    new = _offer(app, mine.provider_id)
+    wakeup.offers.notify()
+    assert stream.next_event() == ("offer", {"id": new, "status": "open"})
+
+    mine.send("DELETE", "/session")
+    time.sleep(2 * router_events.SESSION_CHECK_SECONDS)  # the session is due to be checked again
+    wakeup.offers.notify()  # the stream looks again, finds the session ended, and ends
+    assert all(not line.startswith("event:") for line in stream.rest())
