@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import mimetypes
 from pathlib import Path
 
 from fastapi import APIRouter, FastAPI, Request
@@ -13,6 +14,7 @@ from servicematch.intake.client import sends_global_privacy_control
 from servicematch.settings import Settings
 
 from .chunks import ChunkManifest
+from .compressed import CompressedFiles, accepts_gzip
 from .document import SiteDocument
 from .metadata import page_meta
 from .pages import data_reads, resolve_page, sitemap_paths
@@ -62,6 +64,7 @@ def install_site(app: FastAPI, settings: Settings, catalog: CatalogIndex) -> Non
     brand = settings.brand_name
     site_data = SiteData(catalog, settings)
     prerendered = PrerenderedPages(static_dir / "prerender", site_data.fingerprint(), chunks.entry_file)
+    compressed = CompressedFiles()
 
     @router.get("/robots.txt")
     def robots() -> PlainTextResponse:
@@ -95,8 +98,14 @@ def install_site(app: FastAPI, settings: Settings, catalog: CatalogIndex) -> Non
     def site(path: str, request: Request) -> Response:
         file = _resolve_file(static_dir, path)
         if file is not None:
-            cache = IMMUTABLE if path.startswith("assets/") else REVALIDATE
-            return FileResponse(file, headers={"Cache-Control": cache})
+            immutable = path.startswith("assets/")
+            headers = {"Cache-Control": IMMUTABLE if immutable else REVALIDATE}
+            if immutable and compressed.worth_compressing(file) and accepts_gzip(request.headers.get("accept-encoding", "")):
+                body = compressed.gzipped(file)
+                if body is not None:  # GZipMiddleware passes an encoded body through untouched
+                    return Response(body, media_type=mimetypes.guess_type(file.name)[0] or "text/plain",
+                                    headers={**headers, "Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
+            return FileResponse(file, headers=headers)
         page = resolve_page(catalog, request.url.path)
         if page.route is not None and page.route.entry != "index.html":
             return entry_page(static_dir / page.route.entry, page.route.title or "page")

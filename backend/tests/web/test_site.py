@@ -43,6 +43,43 @@ def test_hashed_assets_are_cached_for_a_year(client):
     assert response.text == "console.log('app')"
 
 
+def test_a_bundle_is_gzipped_once_and_sent_as_it_is_to_whoever_accepts_gzip(client, static_dir, monkeypatch):
+    import gzip
+
+    from servicematch.web import compressed
+
+    bundle = static_dir / "assets" / "big-5678.js"
+    source = "export const words = " + repr(["lead"] * 400) + "\n"
+    bundle.write_text(source)
+    compressions = []
+    real_compress = gzip.compress
+    monkeypatch.setattr(compressed.gzip, "compress", lambda *a, **k: compressions.append(1) or real_compress(*a, **k))
+
+    first = client.get("/assets/big-5678.js", headers={"Accept-Encoding": "gzip"})
+    again = client.get("/assets/big-5678.js", headers={"Accept-Encoding": "br, gzip;q=0.8"})
+    for answer in (first, again):
+        assert answer.status_code == 200 and answer.headers["content-encoding"] == "gzip"
+        assert answer.headers["content-type"].startswith("text/javascript")
+        assert answer.headers["vary"] == "Accept-Encoding" and "immutable" in answer.headers["cache-control"]
+        assert answer.text == source  # the client undoes the gzip
+    assert len(compressions) == 1
+
+    plain = client.get("/assets/big-5678.js", headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.text == source
+    small = client.get("/assets/app-1234.js", headers={"Accept-Encoding": "gzip"})
+    assert "content-encoding" not in small.headers and small.text == "console.log('app')"
+
+
+@pytest.mark.parametrize(("header", "accepted"), [
+    ("gzip", True), ("gzip, deflate, br", True), ("br;q=1.0, gzip;q=0.5", True), ("*", True),
+    ("", False), ("identity", False), ("gzip;q=0", False), ("GZIP;Q=0.0", False), ("deflate", False),
+    ("gzip;q=nonsense", False)])
+def test_accept_encoding_is_read_as_http_says(header, accepted):
+    from servicematch.web.compressed import accepts_gzip
+
+    assert accepts_gzip(header) is accepted
+
+
 def test_paths_cannot_escape_the_site_folder(client):
     response = client.get("/..%2f..%2fetc/passwd")
     assert "root:" not in response.text

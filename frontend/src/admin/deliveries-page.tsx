@@ -111,7 +111,7 @@ export default function DeliveriesPage() {
               </td>
             )}
             <td className="px-3 py-2">
-              <Link to={PATHS.lead(d.leadId)} className="text-brand-700 underline underline-offset-2">{d.requestId}</Link>
+              <Link to={PATHS.lead(d.leadId)} className="inline-block break-all text-brand-700 underline underline-offset-2">{d.requestId}</Link>
             </td>
             <td className="px-3 py-2">{d.recipient}<span className="block text-xs text-slate-500">{d.channel}</span></td>
             <td className="px-3 py-2">{d.carried}</td>
