@@ -12,8 +12,9 @@ A look follows every commit this process hears of that changed offers (its own w
 through their pipe, worker_process.py; a tap in the portal commits here), and at least once a second
 for what it cannot hear of (a worker beside another web process, an operator's command).
 
-The first look only sets the baseline: the page reads its list itself, and reads it again on every
-(re)connection, so nothing that happened before is sent. The event names no person and nothing of
+The first look only sets the baseline, and is taken before the stream opens: the page reads its list
+again each time it sees the stream (re)open, so an offer committed after the baseline is in that
+list, or sent, or both, and nothing from before is sent. The event names no person and nothing of
 the job; the page fetches the offer through the API, under the same rules as any read.
 
 A comment line goes out after 15 s without an event so proxies keep the connection. The stream ends
@@ -133,9 +134,8 @@ def _still_signed_in(factory: sessionmaker[Session], session_id: str, idle: time
         return session_is_live(db, PORTAL, session_id, idle=idle)
 
 
-async def offer_events(request: Request, factory: sessionmaker[Session], *, provider_id: str, session_id: str,
+async def offer_events(request: Request, factory: sessionmaker[Session], *, watch: OfferWatch, session_id: str,
                        idle: timedelta) -> AsyncIterator[bytes]:
-    watch = OfferWatch(provider_id)
     last_sent = last_check = time.monotonic()
     yield f"retry: {RETRY_MS}\n\n".encode()
     with OfferSignal() as signal:
@@ -172,9 +172,13 @@ async def _watch(request: Request, factory: sessionmaker[Session], watch: OfferW
             summary="Live updates of the provider's offers (server-sent events)")
 def offer_event_stream(caller: OwnProvider, request: Request, db: SessionDep, factory: SessionFactoryDep,
                        settings: SettingsDep) -> StreamingResponse:
+    # The baseline is taken before the stream opens: the page reads its list again once it sees the
+    # stream open, so whatever is committed after this look is in that list, or sent, or both.
+    watch = OfferWatch(caller.provider.id)
+    watch.look(db, utcnow())
     # The sign-in check's connection goes back to the pool now, not when the stream ends.
     db.close()
-    stream = offer_events(request, factory, provider_id=caller.provider.id, session_id=caller.session_id,
+    stream = offer_events(request, factory, watch=watch, session_id=caller.session_id,
                           idle=timedelta(minutes=settings.portal_session_idle_minutes))
     # no-transform: no proxy compresses or buffers it; X-Accel-Buffering: the same for nginx.
     return StreamingResponse(stream, media_type="text/event-stream",
