@@ -6,10 +6,10 @@ slows the other. In a process of its own the worker has its own lock (and, given
 its own core), and intake answers as fast as it would alone.
 
 The web process writes a byte into the pipe whenever it commits new deliveries (coalesced: one
-byte stands for every commit since the worker last read). The child writes one back whenever it
-commits a change to providers' offers, so an open portal's event stream (portal/router_events.py)
-looks at once instead of at its next poll. The pipe is also how the child knows its parent is
-there: when the web process stops, or dies, the child reads end-of-file, finishes the sends under
+byte stands for every commit since the worker last read). Through a second pipe the child writes
+one back whenever it commits a change to providers' offers, so an open portal's event stream
+(portal/router_events.py) looks at once instead of at its next poll. The first pipe is also how
+the child knows its parent is there: when the web process stops, or dies, the child reads end-of-file, finishes the sends under
 way, records them, and exits. A child that dies is started again.
 """
 
