@@ -48,14 +48,14 @@ class Signal:
                 log.exception("a %s listener failed", self.name)
 
     def after_commit(self, session: Session) -> None:
-        """Notify once `session` commits: a listener woken earlier would not see the rows yet."""
-        key = f"wakeup.{self.name}"
-        if not session.info.get(key):
-            session.info[key] = True
-            event.listen(session, "after_commit", self._on_commit, once=True)
+        """Notify once `session` commits: a listener woken earlier would not see the rows yet.
 
-    def _on_commit(self, session: Session) -> None:
-        session.info.pop(f"wakeup.{self.name}", None)
+        The hook stays on the session for its later commits too (a spare wake-up costs a look),
+        so a long-lived session, such as intake's batch writer's, registers it once, not per lead."""
+        if not event.contains(session, "after_commit", self._on_commit):
+            event.listen(session, "after_commit", self._on_commit)
+
+    def _on_commit(self, _session: Session) -> None:
         self.notify()
 
 
