@@ -3,7 +3,7 @@ of at their next poll.
 
 Two kinds: new deliveries (the workers of this process send them) and providers' offers (an open
 portal's event stream tells its page). The worker is a child process of the web process
-(worker_process.py): the pipe between them carries both kinds across.
+(worker_process.py): pipes between them carry both kinds across.
 """
 
 from __future__ import annotations

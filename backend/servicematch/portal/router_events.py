@@ -61,6 +61,8 @@ REMOVED = "removed"
 RETRY_MS = 3000
 
 router = APIRouter(prefix=API_PREFIX, tags=["portal"], responses=SIGNED_IN_ERROR_RESPONSES)
+
+
 class OfferSignal:
     """Set, on the stream's event loop, when this process hears that offers changed."""
 
@@ -139,30 +141,23 @@ async def offer_events(request: Request, factory: sessionmaker[Session], *, watc
     last_sent = last_check = time.monotonic()
     yield f"retry: {RETRY_MS}\n\n".encode()
     with OfferSignal() as signal:
-        async for chunk in _watch(request, factory, watch, signal, session_id=session_id, idle=idle,
-                                  last_sent=last_sent, last_check=last_check):
-            yield chunk
-
-
-async def _watch(request: Request, factory: sessionmaker[Session], watch: OfferWatch, signal: OfferSignal, *,
-                 session_id: str, idle: timedelta, last_sent: float, last_check: float) -> AsyncIterator[bytes]:
-    while True:
-        changes = await run_in_threadpool(_look, factory, watch)
-        for change in changes:
-            yield offer_event(change)
-        now = time.monotonic()
-        if changes:
-            last_sent = now
-        if now - last_check >= SESSION_CHECK_SECONDS:
-            if not await run_in_threadpool(_still_signed_in, factory, session_id, idle):
+        while True:
+            changes = await run_in_threadpool(_look, factory, watch)
+            for change in changes:
+                yield offer_event(change)
+            now = time.monotonic()
+            if changes:
+                last_sent = now
+            if now - last_check >= SESSION_CHECK_SECONDS:
+                if not await run_in_threadpool(_still_signed_in, factory, session_id, idle):
+                    return
+                last_check = now
+            if now - last_sent >= KEEPALIVE_SECONDS:
+                yield KEEPALIVE
+                last_sent = now
+            if await request.is_disconnected():
                 return
-            last_check = now
-        if now - last_sent >= KEEPALIVE_SECONDS:
-            yield KEEPALIVE
-            last_sent = now
-        if await request.is_disconnected():
-            return
-        await signal.wait(POLL_SECONDS)
+            await signal.wait(POLL_SECONDS)
 
 
 @router.get("/providers/{provider_id}/events", response_class=StreamingResponse,

@@ -100,7 +100,8 @@ def install_site(app: FastAPI, settings: Settings, catalog: CatalogIndex) -> Non
         if file is not None:
             immutable = path.startswith("assets/")
             headers = {"Cache-Control": IMMUTABLE if immutable else REVALIDATE}
-            if immutable and compressed.worth_compressing(file) and accepts_gzip(request.headers.get("accept-encoding", "")):
+            gzip_wanted = accepts_gzip(request.headers.get("accept-encoding", ""))
+            if immutable and gzip_wanted and compressed.worth_compressing(file):
                 body = compressed.gzipped(file)
                 if body is not None:  # GZipMiddleware passes an encoded body through untouched
                     return Response(body, media_type=mimetypes.guess_type(file.name)[0] or "text/plain",
