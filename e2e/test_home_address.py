@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from funnel_steps import advance_to, lead_form_steps, service_config
+from funnel_steps import advance_to, lead_form_steps, service_config, wait_until_interactive
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -62,6 +62,23 @@ def test_a_complete_typed_address_goes_on_without_a_pick(page: Page, live_server
     expect(page).to_have_url(f"{live_server}/services/roofing")
     stored = page.evaluate("JSON.parse(localStorage.getItem('serviceMatchAddress'))")
     assert stored == {"address1": "500 Congress Ave", "city": "Austin", "state": "TX", "zip": "78701"}
+
+
+def test_suggestions_that_arrive_after_escape_leave_the_list_closed(page: Page):
+    """A list dismissed while its suggestions were still on their way stays closed: reopened, it
+    would cover the button the visitor is about to tap."""
+    page.goto("/")
+    address = page.get_by_role("combobox", name="Your address")
+    wait_until_interactive(page)
+    with page.expect_response(lambda response: "/api/address/suggest" in response.url, timeout=15_000):
+        address.fill("500 Congress Ave, Austin, TX")
+        address.press("Escape")
+    # Two frames after the answer React has drawn whatever the answer changed.
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    expect(address).to_have_attribute("aria-expanded", "false")
+    expect(page.get_by_role("listbox", name="Your address suggestions")).to_be_hidden()
+    address.press_sequentially(" 78701")
+    expect(suggestions(page).first).to_be_visible()
 
 
 def test_an_incomplete_address_is_explained_under_the_address_field(page: Page):

@@ -29,6 +29,9 @@ export function AddressAutocomplete({ id, label, value, onChange, onSelect, plac
   const [active, setActive] = useState(-1)
   // A pick writes its label into the input; that change must not ask for suggestions again.
   const picked = useRef<string | null>(null)
+  // Escape or leaving the field closes the list until the visitor types again: suggestions that
+  // arrive after that (the 200 ms wait, a slow answer) must not reopen it over the buttons below.
+  const dismissed = useRef(false)
   const listId = `${id}-listbox`
   const input = useValueTypedBeforeHydration<HTMLInputElement>(value, onChange)
 
@@ -45,7 +48,7 @@ export function AddressAutocomplete({ id, label, value, onChange, onSelect, plac
         .then((found) => {
           setSuggestions(found)
           setActive(-1)
-          setIsOpen(true)
+          setIsOpen(!dismissed.current && document.activeElement === input.current)
         })
         .catch((error: unknown) => {
           if (!controller.signal.aborted) console.warn('Address suggestions failed', error)
@@ -82,6 +85,7 @@ export function AddressAutocomplete({ id, label, value, onChange, onSelect, plac
       event.preventDefault()
       void pick(suggestions[active])
     } else if (event.key === 'Escape') {
+      dismissed.current = true
       setIsOpen(false)
     }
   }
@@ -107,11 +111,15 @@ export function AddressAutocomplete({ id, label, value, onChange, onSelect, plac
         placeholder={placeholder}
         onChange={(event) => {
           picked.current = null
+          dismissed.current = false
           onChange(event.target.value)
         }}
         onKeyDown={onKeyDown}
         onFocus={() => suggestions.length && setIsOpen(true)}
-        onBlur={() => setIsOpen(false)}
+        onBlur={() => {
+          dismissed.current = true
+          setIsOpen(false)
+        }}
         aria-invalid={error ? true : undefined}
         aria-describedby={error !== undefined ? `${id}-error` : undefined}
         className="block min-h-12 w-full rounded-lg border border-slate-300 bg-white px-4 py-3 text-base text-slate-900 placeholder:text-slate-400 focus:border-brand-600 focus:outline-none focus:ring-3 focus:ring-brand-100"
