@@ -24,6 +24,8 @@ WAIT_SECONDS = 20
 
 def _load_receivers(name: str):
     """The delivery tests' real local HTTP receivers, shared rather than written twice."""
+    if str(ROOT / "backend" / "tests") not in sys.path:  # where they find background_server
+        sys.path.insert(0, str(ROOT / "backend" / "tests"))
     path = ROOT / "backend" / "tests" / "delivery" / f"{name}.py"
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)

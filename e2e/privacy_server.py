@@ -18,6 +18,8 @@ from pathlib import Path
 import psycopg
 
 ROOT = Path(__file__).resolve().parents[1]
+# The backend tests' stand-in receivers (delivery_receivers needs background_server beside it).
+sys.path.insert(0, str(ROOT / "backend" / "tests"))
 sys.path.insert(0, str(ROOT / "backend" / "tests" / "delivery"))
 
 from delivery_receivers import HttpReceiver, SmtpReceiver, free_port

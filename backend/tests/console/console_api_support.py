@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
 from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from background_server import serve_in_background
 from lead_payloads import CONTACT, hvac_payload
 from sqlalchemy import select
 
@@ -87,7 +87,7 @@ class Receiver:
                 pass
 
         self._server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        serve_in_background(self._server)
         return self
 
     def stop(self) -> None:

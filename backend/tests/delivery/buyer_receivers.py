@@ -4,11 +4,11 @@ posts on /post with a scripted status; records everything it got, headers includ
 from __future__ import annotations
 
 import json
-import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from background_server import serve_in_background
 from delivery_receivers import Received, free_port
 
 
@@ -62,7 +62,7 @@ class BuyerReceiver:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
         self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        serve_in_background(self._server)
         return self
 
     def stop(self) -> None:

@@ -10,6 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Self
 
 from aiosmtpd.controller import Controller
+from background_server import serve_in_background
 
 # Upper bound for waiting on something that should happen promptly; never a fixed sleep.
 WAIT_SECONDS = 20
@@ -103,7 +104,7 @@ class HttpReceiver:
         self._release.clear()
         self._server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
         self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        serve_in_background(self._server)
         return self
 
     def stop(self) -> None:

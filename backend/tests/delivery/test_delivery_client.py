@@ -7,6 +7,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from background_server import serve_in_background
 
 from servicematch.outbound.guarded_network import attempt_deadline
 from servicematch.outbound.http_sender import DeliveryClient, post_signed
@@ -51,7 +52,7 @@ class _Receiver:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        serve_in_background(self.server)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/leads?source=test"
 
 

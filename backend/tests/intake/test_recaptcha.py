@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs
 
 import pytest
+from background_server import serve_in_background
 from sqlalchemy import func, select
 
 from servicematch.intake.models import Lead
@@ -59,8 +59,7 @@ class _Handler(BaseHTTPRequestHandler):
 @pytest.fixture
 def provider() -> Iterator[SiteVerify]:
     server = SiteVerify()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    serve_in_background(server)
     yield server
     server.shutdown()
     server.server_close()
