@@ -17,7 +17,7 @@ from fastapi.middleware.gzip import GZipMiddleware
 
 from servicematch.address.directory import load_directory
 from servicematch.address.router import router as address_router
-from servicematch.catalog.loader import load_catalog
+from servicematch.catalog.loader import cached_catalog
 from servicematch.catalog.router import router as catalog_router
 from servicematch.console.router import install_console
 from servicematch.db.session import make_engine, make_session_factory
@@ -53,7 +53,7 @@ def create_app(settings: Settings | None = None, *, tune_gc: bool = False) -> Fa
     settings = settings or get_settings()
     # A charge or credit for a lead of a counted day reopens the day's revenue (reporting/ledger_days.py).
     watch_ledger()
-    catalog = load_catalog(settings.catalog_dir)
+    catalog = cached_catalog(settings.catalog_dir)
     engine = make_engine(settings.database_url)
     session_factory = make_session_factory(engine)
     # Storing a lead commits it with its consent record and a "lead accepted" event; routing, in

@@ -70,8 +70,10 @@ class CatalogIndex:
 
 @lru_cache(maxsize=4)
 def cached_catalog(root: Path) -> CatalogIndex:
-    """The catalogue under `root`, loaded once per process: for the worker's messages, which name
-    services and are built far from the app that holds its own copy."""
+    """The catalogue under `root`, loaded once per process: for the app and the worker's messages,
+    which name services and are built far from the app. The catalogue is read-only (frozen
+    models), so every app of a process can share one; a file that fails to load is not kept and
+    fails again at the next start."""
     return load_catalog(root)
 
 
