@@ -25,6 +25,10 @@ ensure_postgres() {
 ensure_chromium
 ensure_postgres
 
+# The tests start a hundred-odd Python processes (servers, their workers, CLI commands) and pytest
+# rewrites every test module: let each compiled module and rewritten test be kept for the next.
+unset PYTHONDONTWRITEBYTECODE
+
 echo "== frontend unit tests (vitest)"
 (cd frontend && npm test --silent)
 
