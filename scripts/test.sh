@@ -42,8 +42,10 @@ pytest_status() {
   return 0
 }
 
-# pytest-xdist workers; SERVICEMATCH_TEST_WORKERS=0 runs every test in this one process.
-workers=${SERVICEMATCH_TEST_WORKERS:-2}
+# pytest-xdist workers; SERVICEMATCH_TEST_WORKERS=0 runs every test in this one process. Three on
+# two cores: a browser test spends part of its time waiting (a 4 s loader, a worker's poll), which
+# a third worker fills (990 s against 1,104 s for the same tests on two; docs/benchmarks.md).
+workers=${SERVICEMATCH_TEST_WORKERS:-3}
 parallel=0 alone=0
 echo "== backend, API and browser tests (pytest, SQLite and PostgreSQL, $workers workers)"
 python3 -m uv run --frozen pytest -n "$workers" -m "not alone" --durations=15 "$@" || parallel=$?
