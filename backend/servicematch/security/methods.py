@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 
 from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -64,15 +65,26 @@ class SpecificRoutes:
         return self._specific
 
 
+# Distinct (method, path) answers kept: a page or the submit endpoint is looked up once, not at
+# every request (matching a page's path against the 92 API routes took about 150 us).
+KNOWN_ANSWERS = 4096
+
+
 class MethodNotAllowed:
     """405 with Allow when a route knows the path but not the method (instead of a catch-all's 404)."""
 
     def __init__(self, app: ASGIApp, *, routes: list[BaseRoute]) -> None:
         self.app = app
         self.specific_routes = SpecificRoutes(routes)
+        # Whether routes match depends only on the method and the path (below the root path).
+        self._allowed_for = lru_cache(maxsize=KNOWN_ANSWERS)(self._allowed_for_path)
 
-    def allowed_methods(self, scope: Scope) -> set[str] | None:
+    def allowed_methods(self, scope: Scope) -> frozenset[str] | None:
         """None when some route takes this request; else the methods the path's routes take."""
+        return self._allowed_for(scope["method"], scope.get("root_path", ""), scope["path"])
+
+    def _allowed_for_path(self, method: str, root_path: str, path: str) -> frozenset[str] | None:
+        scope = {"type": "http", "method": method, "root_path": root_path, "path": path}
         allowed: set[str] = set()
         for route in self.specific_routes():
             match, _ = route.matches(scope)
@@ -80,13 +92,14 @@ class MethodNotAllowed:
                 return None
             if match is Match.PARTIAL:
                 allowed.update(getattr(route, "methods", None) or ())
-        return allowed or None
+        return frozenset(allowed) or None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        allowed = self.allowed_methods(scope) if scope["type"] == "http" else None
-        if allowed is None:
+        found = self.allowed_methods(scope) if scope["type"] == "http" else None
+        if found is None:
             await self.app(scope, receive, send)
             return
+        allowed = set(found)
         if "GET" in allowed:
             allowed.add("HEAD")
         payload = json.dumps(error_body(METHOD_NOT_ALLOWED)).encode()

@@ -38,3 +38,13 @@ def test_an_unsupported_method_is_405_not_404(client, method, path, allow):
 def test_unknown_api_paths_are_still_404(client):
     for method in ("GET", "POST", "DELETE"):
         assert client.request(method, "/api/nothing-here").status_code == 404
+
+
+def test_a_path_answers_the_same_each_time_its_methods_are_looked_up(client):
+    # MethodNotAllowed keeps what it found for a method and path: the second ask of each must be
+    # answered as the first, and a path's 405 must not change what another method of it gets.
+    for _ in range(2):
+        assert client.put("/api/health").headers["allow"] == "GET, HEAD"
+        assert client.get("/api/health").status_code == 200
+        assert client.head("/api/health").status_code == 200
+        assert client.get("/api/validate").headers["allow"] == "POST"
