@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from servicematch.settings import Settings
@@ -37,23 +36,33 @@ class SecurityHeaders:
         }
         if settings.environment == "production":
             common["Strict-Transport-Security"] = HSTS
-        self.headers = {**common, "Content-Security-Policy": content_security_policy(settings)}
-        self.docs_headers = {**common, "Content-Security-Policy": content_security_policy(settings, docs=True)}
+        self.headers = _encoded({**common, "Content-Security-Policy": content_security_policy(settings)})
+        self.docs_headers = _encoded({**common, "Content-Security-Policy": content_security_policy(settings, docs=True)})
+        self.private_headers = self.headers + _encoded(NO_STORE)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        extra = self.docs_headers if self.docs_path and scope["path"] == self.docs_path else self.headers
-        if scope["path"].startswith(PRIVATE_PREFIXES):
-            extra = {**extra, **NO_STORE}
+        path = scope["path"]
+        if self.docs_path and path == self.docs_path:
+            extra = self.docs_headers
+        elif path.startswith(PRIVATE_PREFIXES):
+            extra = self.private_headers
+        else:
+            extra = self.headers
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                for name, value in extra.items():
-                    if name not in headers:
-                        headers[name] = value
+                # On every answer: one pass over the route's own headers, not one per header added.
+                raw = message["headers"] = list(message.get("headers", ()))
+                own = {name.lower() for name, _ in raw}
+                raw.extend(header for header in extra if header[0] not in own)
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+def _encoded(headers: dict[str, str]) -> tuple[tuple[bytes, bytes], ...]:
+    """Headers as ASGI sends them: lower-case names, latin-1 bytes."""
+    return tuple((name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in headers.items())
