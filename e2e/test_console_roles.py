@@ -120,6 +120,9 @@ def test_sign_out_ends_the_session(page: Page, operators):
 
 def test_a_session_ended_elsewhere_returns_to_sign_in_with_a_message(page: Page, operators):
     sign_in(page, operators.analyst)
+    # Let the dashboard's own requests finish first: one still under way when the session ends
+    # returns the page to sign-in by itself, before the tap below (the same message, but no link).
+    page.wait_for_load_state("networkidle")
     # The session ends on the server (as on expiry) while the page still shows the console.
     page.evaluate(
         """async () => {
