@@ -66,8 +66,10 @@ class SpecificRoutes:
 
 
 # Distinct (method, path) answers kept: a page or the submit endpoint is looked up once, not at
-# every request (matching a page's path against the 92 API routes took about 150 us).
+# every request (matching a page's path against the 92 API routes took about 150 us). Longer paths
+# are matched each time, so made-up paths cannot make the kept answers large.
 KNOWN_ANSWERS = 4096
+KEPT_PATH_LENGTH = 256
 
 
 class MethodNotAllowed:
@@ -81,7 +83,10 @@ class MethodNotAllowed:
 
     def allowed_methods(self, scope: Scope) -> frozenset[str] | None:
         """None when some route takes this request; else the methods the path's routes take."""
-        return self._allowed_for(scope["method"], scope.get("root_path", ""), scope["path"])
+        method, root_path, path = scope["method"], scope.get("root_path", ""), scope["path"]
+        if len(path) > KEPT_PATH_LENGTH:
+            return self._allowed_for_path(method, root_path, path)
+        return self._allowed_for(method, root_path, path)
 
     def _allowed_for_path(self, method: str, root_path: str, path: str) -> frozenset[str] | None:
         scope = {"type": "http", "method": method, "root_path": root_path, "path": path}

@@ -48,3 +48,10 @@ def test_a_path_answers_the_same_each_time_its_methods_are_looked_up(client):
         assert client.get("/api/health").status_code == 200
         assert client.head("/api/health").status_code == 200
         assert client.get("/api/validate").headers["allow"] == "POST"
+
+
+def test_long_paths_are_judged_like_short_ones(client):
+    # Paths past KEPT_PATH_LENGTH are matched afresh each time rather than kept.
+    short, long = (client.put(f"/api/console/providers/{'x' * length}") for length in (8, 300))
+    assert short.status_code == long.status_code == 405
+    assert long.headers["allow"] == short.headers["allow"]
