@@ -150,11 +150,12 @@ def test_validate_has_its_own_limit(app, settings, index, setting):
 
 def test_address_suggestions_have_their_own_limit(app, settings):
     limited = create_app(settings.model_copy(update={"address_rate_limit": 3}))
-    # The per-minute window is aligned to the clock: start clear of a minute's turn, where the
-    # sliding estimate would weigh the hits just made a little under the limit.
-    while time.time() % 60 > 45:
-        time.sleep(0.5)
     with TestClient(limited) as client:
+        # The per-minute window is aligned to the clock: the four asks (milliseconds apart) must
+        # not straddle a minute's turn, where the sliding estimate would weigh the hits just made a
+        # little under the limit.
+        while time.time() % 60 > 57:
+            time.sleep(0.2)
         answers = [client.get("/api/address/suggest", params={"q": "500 Congress"}).status_code for _ in range(4)]
         assert answers == [200, 200, 200, 429]
         assert client.post("/api/validate", json={"type": "phone", "value": "5125550142"}).status_code == 200
