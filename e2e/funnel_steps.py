@@ -124,11 +124,20 @@ def is_desktop(page: Page) -> bool:
     return (page.viewport_size or {}).get("width", 0) >= 1024
 
 
+# The heading the server sends for a page the build did not render (web/document.py), which the
+# app's first render replaces.
+SERVER_SHELL = "#root > main.prerender-hero"
+
+
 def wait_until_drawn(page: Page, title: Locator | None = None) -> None:
     """Wait until the app has drawn the page: a page the build did not render arrives with the
-    server's heading, then shows "Loading…" (no heading, no links) until the app draws it."""
+    server's heading, then shows "Loading…" (no heading, no links) until the app draws it.
+
+    The server's heading can be the very one the app draws next ("Service Not Found"): seeing it
+    says nothing until the app has replaced the server's markup.
+    """
     title = title or page.get_by_role("heading", level=1)
-    expect(title.first).to_be_visible()
+    expect(page.locator(SERVER_SHELL)).to_have_count(0)
     expect(page.get_by_text("Loading…")).to_have_count(0)
     expect(title.first).to_be_visible()
 
