@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import os
 import socket
+import time
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 
 import pytest
 from funnel_steps import wait_until_interactive
+from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import Error as PlaywrightError
 from site_paths import ARTIFACTS, STATIC_DIR, server_log
 from sqlalchemy import Engine, create_engine
 
@@ -106,6 +110,94 @@ def browser_context_args(browser_context_args, viewport, base_url):
     else:
         args.pop("base_url", None)
     return args
+
+
+@pytest.fixture(scope="session")
+def _reused_contexts(browser) -> Iterator[dict[str, BrowserContext]]:
+    contexts: dict[str, BrowserContext] = {}
+    yield contexts
+    for context in contexts.values():
+        context.close()
+
+
+@pytest.fixture
+def context(browser, browser_context_args, _reused_contexts, request) -> Iterator[BrowserContext]:
+    """A browser context shared by the tests of this worker that ask for the same arguments, left
+    as a new one would be after each: no page, cookie, stored value, permission or route.
+
+    A new context per test (pytest-playwright's) costs Chromium about 0.45 s of CPU, most of it
+    starting the context's first renderer process; a new page in a used context about 0.15 s.
+    Browser tests are most of `make test`'s time, and the machines have two cores.
+
+    Playwright's clock (page.clock) belongs to the context and cannot be taken back: a test that
+    fixes it is marked `clock_fixed_at(when)` and shares a context fixed at that time, or
+    `own_context` for a context of its own, closed after it.
+    """
+    if request.node.get_closest_marker("own_context"):
+        own = browser.new_context(**browser_context_args)
+        yield own
+        own.close()
+        return
+    clock = request.node.get_closest_marker("clock_fixed_at")
+    fixed_at: datetime | None = clock.args[0] if clock else None
+    key = repr((sorted(browser_context_args.items()), fixed_at))
+    reused = _reused_contexts.get(key)
+    if reused is None:
+        reused = _reused_contexts[key] = browser.new_context(**browser_context_args)
+        # Kept open, blank, for the context's life: once a context's last page closes, the next
+        # page costs as much as a new context (0.33 s of CPU against 0.17 s, measured per visit).
+        reused.new_page()
+        if fixed_at is not None:
+            reused.clock.set_fixed_time(fixed_at)
+    yield reused
+    reset_context(reused, fixed_at)
+
+
+# How far a page's clock may be from the expected one before the test is taken to have set it.
+_CLOCK_SLACK_MS = 60_000
+
+
+def reset_context(context: BrowserContext, fixed_at: datetime | None = None) -> None:
+    """Close the context's pages and forget what the test left in it."""
+    origins = [origin["origin"] for origin in context.storage_state()["origins"]]
+    _keeper, *left_open = context.pages  # the blank page `context` keeps open
+    for open_page in left_open:
+        _check_clock(open_page, fixed_at)
+        open_page.close()
+    context.unroute_all(behavior="ignoreErrors")
+    context.clear_cookies()
+    context.clear_permissions()
+    if origins:
+        _clear_local_storage(context, origins)
+
+
+def _check_clock(open_page: Page, fixed_at: datetime | None) -> None:
+    """A test that set the clock unmarked would leave it set for the tests after it."""
+    expected_ms = (fixed_at.timestamp() if fixed_at else time.time()) * 1000
+    try:
+        offset = open_page.evaluate("() => Date.now()") - expected_ms
+    except PlaywrightError:  # a page closing or crashed: nothing to read, nothing left behind
+        return
+    if abs(offset) > _CLOCK_SLACK_MS:
+        pytest.fail("this test set the browser's clock: mark it own_context or clock_fixed_at, "
+                    "as the context's clock cannot be reset for the next test", pytrace=False)
+
+
+# Served in place of the origin's own page while its storage is cleared: nothing of the app runs.
+_BLANK = {"status": 200, "content_type": "text/html", "body": "<!doctype html><title>reset</title>"}
+
+
+def _clear_local_storage(context: BrowserContext, origins: list[str]) -> None:
+    """localStorage outlives the pages (the form keeps its answers there): clear it per origin,
+    from a page of that origin that the network never serves."""
+    cleaner = context.new_page()
+    cleaner.route("**/*", lambda route: route.fulfill(**_BLANK))
+    try:
+        for origin in origins:
+            cleaner.goto(f"{origin}/__reset-storage")
+            cleaner.evaluate("() => localStorage.clear()")
+    finally:
+        cleaner.close()
 
 
 @pytest.fixture

@@ -123,6 +123,7 @@ def call_clicks(client: ConsoleClient, slug: str) -> int:
     return next((c["count"] for c in clicks if c["service"] == slug), 0)
 
 
+@pytest.mark.own_context  # sets the clock
 def test_a_tap_on_the_number_to_call_is_counted(page: Page, analyst_api: ConsoleClient):
     slug = "final-expense-ib"
     before = call_clicks(analyst_api, slug)

@@ -22,6 +22,7 @@ from playwright.sync_api import Page, expect
 pytestmark = pytest.mark.browser
 
 
+@pytest.mark.own_context  # sets the clock
 def test_call_flow_ends_on_call_thanks_and_is_stored(page: Page, live_server: str, server_engine,
                                                       save_screenshot):
     service = service_config(live_server, "final-expense-ib")
@@ -50,6 +51,7 @@ def test_call_flow_ends_on_call_thanks_and_is_stored(page: Page, live_server: st
     assert leads[-1]["flow"] == "call"
 
 
+@pytest.mark.own_context  # sets the clock
 def test_outside_the_call_centre_hours_the_visitor_is_told_when_to_call(page: Page, live_server: str,
                                                                         save_screenshot):
     service = service_config(live_server, "final-expense-ib")
@@ -68,6 +70,7 @@ def test_outside_the_call_centre_hours_the_visitor_is_told_when_to_call(page: Pa
     save_screenshot(page, "call-thanks-closed")
 
 
+@pytest.mark.own_context  # sets the clock
 def test_a_disqualified_visitor_is_not_offered_the_number(page: Page, live_server: str, save_screenshot):
     service = service_config(live_server, "final-expense-ib")
     page.clock.set_fixed_time(CALL_CENTRE_OPEN)

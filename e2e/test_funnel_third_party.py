@@ -99,6 +99,7 @@ def test_nothing_loads_from_vendors_when_unconfigured(page: Page):
     assert outside == []
 
 
+@pytest.mark.own_context  # sets the clock
 def test_call_page_loads_tracking_script_by_id_and_phone_tap_is_a_contact(page: Page, live_server: str):
     tracking: list[str] = []
     pixel: list[str] = []

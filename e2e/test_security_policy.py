@@ -33,9 +33,16 @@ def watched(page):
     reports: list[str] = []
     page.on("console", lambda message: console.append(message.text)
             if "Content Security Policy" in message.text else None)
-    page.context.on("request", lambda request: reports.append(request.post_data or "")
-                    if request.url.endswith("/api/csp-report") else None)
-    return page, console, reports
+
+    def collect_report(request) -> None:
+        if request.url.endswith("/api/csp-report"):
+            reports.append(request.post_data or "")
+
+    # On the context: the browser sends the reports on no page's behalf. The context outlives the
+    # test (conftest.py's `context`), so the listener goes with the test.
+    page.context.on("request", collect_report)
+    yield page, console, reports
+    page.context.remove_listener("request", collect_report)
 
 
 @pytest.mark.parametrize("path", PAGES)

@@ -10,9 +10,10 @@ import pytest
 from playwright.sync_api import Page
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
-from screens import SCREENS, Screen, open_screen
+from screens import SCREEN_TIME, SCREENS, Screen, open_screen
 
-pytestmark = pytest.mark.browser
+# open_screen fixes the browser's clock at SCREEN_TIME.
+pytestmark = [pytest.mark.browser, pytest.mark.clock_fixed_at(SCREEN_TIME)]
 
 # Scroll each visible control to the middle of the screen and ask what is at its centre.
 UNTAPPABLE = """() => {

@@ -14,9 +14,10 @@ from playwright.sync_api import Page
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
-from screens import SCREENS, Screen, open_screen, save_small_png
+from screens import SCREEN_TIME, SCREENS, Screen, open_screen, save_small_png
 
-pytestmark = pytest.mark.browser
+# open_screen fixes the browser's clock at SCREEN_TIME.
+pytestmark = [pytest.mark.browser, pytest.mark.clock_fixed_at(SCREEN_TIME)]
 
 BASELINES = ROOT / "docs" / "screens"
 ARTIFACTS = ROOT / "e2e" / "artifacts" / "visual"
