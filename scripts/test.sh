@@ -29,8 +29,11 @@ ensure_postgres
 # rewrites every test module: let each compiled module and rewritten test be kept for the next.
 unset PYTHONDONTWRITEBYTECODE
 
-echo "== frontend unit tests (vitest)"
-(cd frontend && npm test --silent)
+# Vitest runs beside pytest (its 25 s would otherwise come first); its output is shown when it ends.
+vitest_log=$(mktemp)
+trap 'rm -f "$vitest_log"' EXIT
+(cd frontend && npm test --silent) >"$vitest_log" 2>&1 &
+vitest_pid=$!
 
 # pytest exits 5 when it selects no test; only both halves selecting none is a failure.
 pytest_status() {
@@ -49,6 +52,11 @@ workers=${SERVICEMATCH_TEST_WORKERS:-3}
 parallel=0 alone=0
 echo "== backend, API and browser tests (pytest, SQLite and PostgreSQL, $workers workers)"
 python3 -m uv run --frozen pytest -n "$workers" -m "not alone" --durations=15 "$@" || parallel=$?
+vitest=0
+wait "$vitest_pid" || vitest=$?
+echo "== frontend unit tests (vitest, run beside pytest)"
+cat "$vitest_log"
 echo "== tests timing the pages (Lighthouse), one at a time on a machine the other tests left idle"
 python3 -m uv run --frozen pytest -m alone --durations=5 "$@" || alone=$?
+if (( vitest != 0 )); then echo "vitest failed (exit status $vitest)" >&2; exit "$vitest"; fi
 pytest_status "$parallel" "$alone"
