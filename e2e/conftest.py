@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import os
 import socket
-import time
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
 import pytest
+from browser_context import reset_context
 from funnel_steps import wait_until_interactive
-from playwright.sync_api import BrowserContext, Page
-from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import BrowserContext
 from site_paths import ARTIFACTS, STATIC_DIR, server_log
 from sqlalchemy import Engine, create_engine
 
@@ -150,54 +149,13 @@ def context(browser, browser_context_args, _reused_contexts, request) -> Iterato
         if fixed_at is not None:
             reused.clock.set_fixed_time(fixed_at)
     yield reused
-    reset_context(reused, fixed_at)
-
-
-# How far a page's clock may be from the expected one before the test is taken to have set it.
-_CLOCK_SLACK_MS = 60_000
-
-
-def reset_context(context: BrowserContext, fixed_at: datetime | None = None) -> None:
-    """Close the context's pages and forget what the test left in it."""
-    origins = [origin["origin"] for origin in context.storage_state()["origins"]]
-    _keeper, *left_open = context.pages  # the blank page `context` keeps open
-    for open_page in left_open:
-        _check_clock(open_page, fixed_at)
-        open_page.close()
-    context.unroute_all(behavior="ignoreErrors")
-    context.clear_cookies()
-    context.clear_permissions()
-    if origins:
-        _clear_local_storage(context, origins)
-
-
-def _check_clock(open_page: Page, fixed_at: datetime | None) -> None:
-    """A test that set the clock unmarked would leave it set for the tests after it."""
-    expected_ms = (fixed_at.timestamp() if fixed_at else time.time()) * 1000
     try:
-        offset = open_page.evaluate("() => Date.now()") - expected_ms
-    except PlaywrightError:  # a page closing or crashed: nothing to read, nothing left behind
-        return
-    if abs(offset) > _CLOCK_SLACK_MS:
-        pytest.fail("this test set the browser's clock: mark it own_context or clock_fixed_at, "
-                    "as the context's clock cannot be reset for the next test", pytrace=False)
-
-
-# Served in place of the origin's own page while its storage is cleared: nothing of the app runs.
-_BLANK = {"status": 200, "content_type": "text/html", "body": "<!doctype html><title>reset</title>"}
-
-
-def _clear_local_storage(context: BrowserContext, origins: list[str]) -> None:
-    """localStorage outlives the pages (the form keeps its answers there): clear it per origin,
-    from a page of that origin that the network never serves."""
-    cleaner = context.new_page()
-    cleaner.route("**/*", lambda route: route.fulfill(**_BLANK))
-    try:
-        for origin in origins:
-            cleaner.goto(f"{origin}/__reset-storage")
-            cleaner.evaluate("() => localStorage.clear()")
-    finally:
-        cleaner.close()
+        reset_context(reused, fixed_at)
+    except BaseException:
+        # A context that could not be reset, or whose clock a test set, serves no later test.
+        del _reused_contexts[key]
+        reused.close()
+        raise
 
 
 @pytest.fixture
