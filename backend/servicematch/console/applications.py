@@ -19,6 +19,7 @@ from servicematch.delivery.history import mask_email, mask_phone
 from servicematch.errors import SIGNED_IN_ERROR_RESPONSES, ServiceMatchError
 from servicematch.intake.schemas import text
 from servicematch.kernel.clock import utcnow
+from servicematch.kernel.numbers import Number
 from servicematch.outbound.outcome import Outcome, SendResult
 from servicematch.portal import applications
 from servicematch.portal.invitations import Invitee, invite, invite_again
@@ -78,7 +79,7 @@ class Invitation(BaseModel):
     name: text(200) = ""
     services: list[text(80)] = Field(default_factory=list, max_length=MAX_SERVICES * 2)
     zips: list[text(10)] = Field(default_factory=list, max_length=MAX_ZIPS * 2)
-    radiusMiles: float | None = None
+    radiusMiles: Number | None = None
     states: list[text(4)] = Field(default_factory=list, max_length=60)
     licenceNumber: text(60) | None = None
     licenceState: text(4) | None = None

@@ -14,6 +14,7 @@ from servicematch.errors import ServiceMatchError
 from servicematch.intake.models import ConsentRecord, Lead
 from servicematch.intake.payload import consent_proof
 from servicematch.kernel.clock import utcnow
+from servicematch.kernel.numbers import Number, WholeNumber
 from servicematch.outbound.http_sender import DeliveryClient, encode_body, post_signed
 from servicematch.outbound.outcome import SendResult
 from servicematch.routing import buyers as directory
@@ -36,13 +37,13 @@ class BuyerFields(BaseModel):
     name: str | None = Field(default=None, max_length=200)
     postUrl: str | None = Field(default=None, max_length=2000)
     pingUrl: str | None = Field(default=None, max_length=2000)
-    price: float | None = None
+    price: Number | None = None
     services: list[str] | None = Field(default=None, max_length=200)
     states: list[str] | None = Field(default=None, max_length=60)
     zips: list[str] | None = Field(default=None, max_length=5000)
     exclusive: bool | None = None
-    dailyCap: int | None = Field(default=None, ge=0, le=1_000_000)
-    monthlyBudget: float | None = None
+    dailyCap: WholeNumber | None = Field(default=None, ge=0, le=1_000_000)
+    monthlyBudget: Number | None = None
     hours: str | None = Field(default=None, max_length=120)
     secret: str | None = Field(default=None, max_length=200)
 

@@ -17,6 +17,7 @@ from servicematch.delivery.models import Delivery, DeliveryEndpoint, Provider
 from servicematch.delivery.schemas import ProviderCreate, ProviderUpdate
 from servicematch.errors import ServiceMatchError
 from servicematch.kernel.clock import utcnow
+from servicematch.kernel.numbers import Number, WholeNumber
 from servicematch.kernel.webhook_events import event_envelope
 from servicematch.outbound.http_sender import DeliveryClient, encode_body, post_signed
 from servicematch.portal.models import ProviderAccount
@@ -41,13 +42,13 @@ class ProviderFields(BaseModel):
     services: list[str] | None = Field(default=None, max_length=200)
     states: list[str] | None = Field(default=None, max_length=60)
     zips: list[str] | None = Field(default=None, max_length=5000)
-    radiusMiles: float | None = None
-    dailyCap: int | None = None
+    radiusMiles: Number | None = None
+    dailyCap: WholeNumber | None = None
     active: bool | None = None
     # Cents one accepted lead costs (null: the service's list price); credits a month, as a percent
     # of the month's accepted leads (portal/credits.py).
-    leadPriceCents: int | None = None
-    creditCapPercent: int | None = None
+    leadPriceCents: WholeNumber | None = None
+    creditCapPercent: WholeNumber | None = None
 
 
 def _directory_values(fields: ProviderFields) -> dict:

@@ -9,6 +9,7 @@ import us
 from pydantic import BaseModel, ConfigDict, EmailStr, Field, field_validator, model_validator
 
 from servicematch.intake.validation import has_control_characters
+from servicematch.kernel.numbers import Number, WholeNumber
 from servicematch.outbound.signing import secret_problem
 
 ZIP_PATTERN = re.compile(r"^\d{5}$")
@@ -74,12 +75,12 @@ class ProviderCreate(BaseModel):
     services: list[str] = Field(min_length=1)
     states: list[str] = Field(default_factory=list)
     zips: list[str] = Field(default_factory=list)
-    radius_miles: float | None = Field(default=None, gt=0, le=500)
-    daily_cap: int | None = Field(default=None, ge=1)
+    radius_miles: Number | None = Field(default=None, gt=0, le=500)
+    daily_cap: WholeNumber | None = Field(default=None, ge=1)
     active: bool = True
     # What one accepted lead costs (None: the service's list price), and the monthly credit cap.
-    lead_price_cents: int | None = Field(default=None, ge=1, le=MAX_LEAD_PRICE_CENTS)
-    credit_cap_percent: int = Field(default=20, ge=0, le=100)
+    lead_price_cents: WholeNumber | None = Field(default=None, ge=1, le=MAX_LEAD_PRICE_CENTS)
+    credit_cap_percent: WholeNumber = Field(default=20, ge=0, le=100)
 
     _states = field_validator("states")(_clean_states)
     _zips = field_validator("zips")(_clean_zips)
@@ -113,11 +114,11 @@ class ProviderUpdate(BaseModel):
     services: list[str] | None = Field(default=None, min_length=1)
     states: list[str] | None = None
     zips: list[str] | None = None
-    radius_miles: float | None = Field(default=None, gt=0, le=500)
-    daily_cap: int | None = Field(default=None, ge=1)
+    radius_miles: Number | None = Field(default=None, gt=0, le=500)
+    daily_cap: WholeNumber | None = Field(default=None, ge=1)
     active: bool | None = None
-    lead_price_cents: int | None = Field(default=None, ge=1, le=MAX_LEAD_PRICE_CENTS)
-    credit_cap_percent: int | None = Field(default=None, ge=0, le=100)
+    lead_price_cents: WholeNumber | None = Field(default=None, ge=1, le=MAX_LEAD_PRICE_CENTS)
+    credit_cap_percent: WholeNumber | None = Field(default=None, ge=0, le=100)
 
     _states = field_validator("states")(lambda v: None if v is None else _clean_states(v))
     _zips = field_validator("zips")(lambda v: None if v is None else _clean_zips(v))

@@ -8,6 +8,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
+from servicematch.kernel.numbers import WholeNumber
+
 from .validation import CONTROL_CHARACTERS_REFUSED, has_control_characters, strip_control_characters
 
 
@@ -148,7 +150,7 @@ class LeadFormSubmission(Strict):
 
     pid: Literal[16]
     sid: Literal[143]
-    cid: int
+    cid: WholeNumber
     istest: Literal["N", "Y"] = "N"
     requestId: RequestId
     consumer: Consumer

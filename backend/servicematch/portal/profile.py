@@ -20,6 +20,7 @@ from servicematch.delivery.ratings import provider_ratings
 from servicematch.delivery.schemas import ProviderUpdate
 from servicematch.errors import ServiceMatchError
 from servicematch.intake.schemas import text
+from servicematch.kernel.numbers import Number, WholeNumber
 from servicematch.portal import rules
 from servicematch.portal.licences import licences_needed
 from servicematch.routing.hours import DAYS, HoursError, parse_hours
@@ -96,11 +97,11 @@ class ProviderProfileChanges(BaseModel):
 
     services: list[text(80)] | None = Field(default=None, max_length=rules.MAX_SERVICES * 2)
     zips: list[text(10)] | None = Field(default=None, max_length=rules.MAX_ZIPS * 2)
-    radiusMiles: float | None = None
+    radiusMiles: Number | None = None
     states: list[text(4)] | None = Field(default=None, max_length=60)
     hours: ProviderHours | None = None
-    dailyCap: int | None = Field(default=None, ge=1, le=MAX_DAILY_CAP)
-    weeklyBudget: float | None = Field(default=None, ge=1, le=MAX_WEEKLY_BUDGET)
+    dailyCap: WholeNumber | None = Field(default=None, ge=1, le=MAX_DAILY_CAP)
+    weeklyBudget: Number | None = Field(default=None, ge=1, le=MAX_WEEKLY_BUDGET)
     autoAccept: bool | None = None
     exclusiveLeads: bool | None = None
     licenceNumber: text(60) | None = None

@@ -10,6 +10,7 @@ from servicematch.deps import CatalogDep, SessionDep, SessionFactoryDep, Setting
 from servicematch.errors import RATE_LIMITED_RESPONSES, ErrorBody
 from servicematch.intake.ratelimit import counted_always
 from servicematch.intake.schemas import text
+from servicematch.kernel.numbers import Number
 from servicematch.portal import applications, rules
 from servicematch.portal.licences import licence_for
 
@@ -47,7 +48,7 @@ class PartnerApplication(BaseModel):
     phone: text(32) = ""
     services: list[text(80)] = Field(default_factory=list, max_length=rules.MAX_SERVICES * 2)
     zips: list[text(10)] = Field(default_factory=list, max_length=rules.MAX_ZIPS * 2)
-    radiusMiles: float | None = None
+    radiusMiles: Number | None = None
     states: list[text(4)] = Field(default_factory=list, max_length=60)
     licenceNumber: text(60) | None = None
     licenceState: text(4) | None = None

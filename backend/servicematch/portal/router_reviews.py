@@ -14,6 +14,7 @@ from servicematch.errors import (
     ServiceMatchError,
 )
 from servicematch.intake.ratelimit import SlidingWindowLimiter, counted_always
+from servicematch.kernel.numbers import WholeNumber
 from servicematch.portal import reviews
 from servicematch.portal.auth import OwnProvider
 from servicematch.portal.sessions import API_PREFIX
@@ -42,7 +43,7 @@ class NewReview(BaseModel):
 
     token: str = Field(min_length=1, max_length=400)
     # The bounds are stated in the schema and checked in the handler, which words the refusal plainly.
-    stars: int = Field(description="1 to 5", json_schema_extra={"minimum": 1, "maximum": 5})
+    stars: WholeNumber = Field(description="1 to 5", json_schema_extra={"minimum": 1, "maximum": 5})
     # Bounded here for the body's sake; the 1,000-character limit is checked with a plain message.
     text: str | None = Field(default=None, max_length=20_000, description="A few words, at most 1,000 characters")
 
