@@ -47,6 +47,8 @@ class CatalogIndex:
     by_slug: dict[str, ServiceConfig] = field(default_factory=dict)
     categories: dict[str, Category] = field(default_factory=dict)
     by_hidden_params: dict[tuple[str, str], ServiceConfig] = field(default_factory=dict)
+    # "TX" -> "Texas", in the site's order; read by every lead check.
+    state_names: dict[str, str] = field(default_factory=dict)
 
     def find(self, slug: str, vertical: str | None = None) -> ServiceConfig | None:
         """The service for a slug or alias, within a vertical when one is given.
@@ -144,5 +146,5 @@ def _index(catalog: Catalog) -> CatalogIndex:
             raise CatalogError(f"{service.vertical}/{service.id}: fields reuse base ids {clash}")
     return CatalogIndex(
         catalog=catalog, by_vertical=by_vertical, by_slug=by_slug, categories=categories,
-        by_hidden_params=by_hidden_params,
+        by_hidden_params=by_hidden_params, state_names={s["value"]: s["label"] for s in catalog.site.states},
     )

@@ -162,7 +162,7 @@ def check_lead_form(*, index: CatalogIndex, service: ServiceConfig, submission: 
             errors[definition.id] = error
         _store_answer(checked, definition, definition.mapping, value)
         answered.append((definition, value))
-    state_names = {s["value"]: s["label"] for s in index.catalog.site.states}
+    state_names = index.state_names
     if "state" in checked.contact and checked.contact["state"] not in state_names:
         errors.setdefault("state", NOT_AN_OPTION)
     if not {"zip", "state"} & set(errors):
@@ -193,7 +193,7 @@ def _contact_key(definition: FieldDefinition) -> str | None:
 def check_call_flow(*, index: CatalogIndex, service: ServiceConfig, submission: CallFlowSubmission,
                     today: date) -> CheckedLead:
     """Check call-flow answers (field id -> string) against the service's fields."""
-    state_names = {s["value"]: s["label"] for s in index.catalog.site.states}
+    state_names = index.state_names
     checked = CheckedLead(service=service, flow="call", contact={key: "" for key in CONTACT_KEYS})
     known = {definition.id for definition in service.fields}
     errors = {key: NOT_A_QUESTION for key in sorted(set(submission.answers) - known)}

@@ -84,13 +84,22 @@ def phone_digits(value: str) -> tuple[str | None, str | None]:
         return None, PHONE_TOO_SHORT
     if len(stripped) == 11 and stripped.startswith("1"):
         stripped = stripped[1:]
-    if len(stripped) != 10:
-        return None, INVALID_PHONE
-    number = phonenumbers.parse(f"+1{stripped}")
-    # US only: +1 also covers Canada and the Caribbean, which no buyer here serves.
-    if not phonenumbers.is_valid_number_for_region(number, "US"):
+    if len(stripped) != 10 or not is_us_number(stripped):
         return None, INVALID_PHONE
     return stripped, None
+
+
+def is_us_number(ten_digits: str) -> bool:
+    """Whether ten digits are a valid US number by phonenumbers' metadata.
+
+    The number is built from its digits rather than with `phonenumbers.parse`, which spends
+    three quarters of the check working out what a free-form string holds (12 of 17 us a call).
+    """
+    if ten_digits[0] in "01":  # no North American area code starts with 0 or 1
+        return False
+    number = phonenumbers.PhoneNumber(country_code=1, national_number=int(ten_digits))
+    # US only: +1 also covers Canada and the Caribbean, which no buyer here serves.
+    return phonenumbers.is_valid_number_for_region(number, "US")
 
 
 def check_phone(value: str) -> str | None:
