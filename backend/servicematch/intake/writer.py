@@ -31,12 +31,14 @@ import logging
 import queue
 import threading
 import time
-from concurrent.futures import Future
 
 from .service import LeadTransactions, NewLead, StoredLead
 from .store import STORE_WAIT_SECONDS, as_answer, not_saved
 
 log = logging.getLogger("servicematch.intake")
+
+# A lead, the event loop its request waits on, and the future that hands it the outcome there.
+Queued = tuple[NewLead, asyncio.AbstractEventLoop, asyncio.Future]
 
 # Bounds one transaction (and so how long the others wait for the write lock) under a burst.
 MAX_BATCH = 100
@@ -50,17 +52,19 @@ class BatchedLeadStore:
         self.transactions = transactions
         self._wait_seconds = wait_seconds
         self._batch_wait_seconds = batch_wait_ms / 1000
-        self._queue: queue.SimpleQueue[tuple[NewLead, Future] | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[Queued | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
 
     async def store(self, new_lead: NewLead) -> StoredLead:
         """The stored lead (or the earlier one its requestId names); raises the lead's refusal."""
         self._ensure_started()
-        answer: Future = Future()
-        self._queue.put((new_lead, answer))
+        loop = asyncio.get_running_loop()
+        answer = loop.create_future()
+        self._queue.put((new_lead, loop, answer))
         try:
-            return await asyncio.wait_for(asyncio.wrap_future(answer), timeout=self._wait_seconds)
+            async with asyncio.timeout(self._wait_seconds):
+                return await answer
         except TimeoutError:
             # The lead may still be written; the browser's retry carries the same requestId,
             # which then answers with that lead instead of storing it twice.
@@ -101,10 +105,8 @@ class BatchedLeadStore:
                     stopping = True
                     break
                 batch.append(queued)
-            for _, answer in batch:
-                # From here on the answer cannot be cancelled. One whose request already gave up
-                # (timed out) is still stored: its retry, with the same requestId, replays it.
-                answer.set_running_or_notify_cancel()
+            # Every lead taken is stored, those whose request already gave up (timed out) too:
+            # its retry, with the same requestId, replays it.
             try:
                 self._write(batch)
             except Exception:  # never let the thread die and leave later requests unanswered
@@ -112,10 +114,19 @@ class BatchedLeadStore:
             if stopping:
                 return
 
-    def _write(self, batch: list[tuple[NewLead, Future]]) -> None:
-        new_leads = [new_lead for new_lead, _ in batch]
-        for (new_lead, answer), outcome in zip(batch, self._store(new_leads), strict=True):
-            _answer(answer, as_answer(new_lead.lead.request_id, outcome))
+    def _write(self, batch: list[Queued]) -> None:
+        new_leads = [new_lead for new_lead, _, _ in batch]
+        outcomes = self._store(new_leads)
+        # One wake-up of each waiting event loop per batch, not one per lead: each costs the loop
+        # a write to its self-pipe and a read from it.
+        answers: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future, StoredLead | Exception]]] = {}
+        for (new_lead, loop, answer), outcome in zip(batch, outcomes, strict=True):
+            answers.setdefault(loop, []).append((answer, as_answer(new_lead.lead.request_id, outcome)))
+        for loop, settled in answers.items():
+            try:
+                loop.call_soon_threadsafe(_settle, settled)
+            except RuntimeError:  # that loop is closed: nobody is listening any more
+                log.warning("%d stored leads had nobody left to answer", len(settled))
 
     def _store(self, new_leads: list[NewLead]) -> list[StoredLead | Exception]:
         """Each lead's outcome: the batch together, or each alone once together failed."""
@@ -134,10 +145,12 @@ class BatchedLeadStore:
             return failure
 
 
-def _answer(answer: Future, outcome: StoredLead | Exception) -> None:
-    if answer.done():  # its request gave up waiting; nobody is listening
-        return
-    if isinstance(outcome, Exception):
-        answer.set_exception(outcome)
-    else:
-        answer.set_result(outcome)
+def _settle(settled: list[tuple[asyncio.Future, StoredLead | Exception]]) -> None:
+    """On the waiting requests' event loop: hand each its outcome."""
+    for answer, outcome in settled:
+        if answer.done():  # its request gave up waiting; nobody is listening
+            continue
+        if isinstance(outcome, Exception):
+            answer.set_exception(outcome)
+        else:
+            answer.set_result(outcome)

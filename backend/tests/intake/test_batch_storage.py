@@ -9,6 +9,7 @@ import asyncio
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import date
 
@@ -292,3 +293,31 @@ async def test_a_store_that_cannot_answer_in_time_says_so(app, side_effects, mak
     assert refused.value.status_code == 503 and refused.value.headers == {"Retry-After": "5"}
     # The late lead was still stored: a retry with its requestId replays it.
     assert rows(app, Lead) == 2
+
+
+def test_leads_waiting_on_two_event_loops_share_a_batch_and_each_hears_its_own_outcome(
+        transactions, make_store, new_lead, batch_sizes):
+    # A batch answers each event loop with one wake-up for all its leads: the answers must
+    # still reach the loop, and the request, each lead came from.
+    sizes = batch_sizes(transactions)
+    store = make_store("batched", batch_wait_ms=500)
+    leads = [new_lead(phone="(512) 555-0101"), new_lead(phone="(512) 555-0102"), new_lead(request_id="reused"),
+             new_lead(request_id="reused", first="Mario")]
+
+    def on_a_loop_of_its_own(item: service.NewLead):
+        try:
+            return asyncio.run(store.store(item))
+        except ServiceMatchError as refusal:
+            return refusal
+
+    with ThreadPoolExecutor(len(leads)) as pool:
+        outcomes = list(pool.map(on_a_loop_of_its_own, leads))
+
+    assert sizes == [4]
+    assert [outcome.lead.id for outcome in outcomes[:2]] == [item.lead.id for item in leads[:2]]
+    # Whichever of the two reusing one requestId was queued first is stored; the other hears 409.
+    refused = [outcome for outcome in outcomes[2:] if isinstance(outcome, ServiceMatchError)]
+    stored = [(outcome, item) for outcome, item in zip(outcomes[2:], leads[2:], strict=True)
+              if not isinstance(outcome, ServiceMatchError)]
+    assert [refusal.status_code for refusal in refused] == [409]
+    assert [outcome.lead.id == item.lead.id for outcome, item in stored] == [True]
