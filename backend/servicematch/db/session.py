@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, event, make_url
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.orm import Session, sessionmaker
 
 from servicematch.db.sqlite_writer import SQLiteWriterQueue
 
 SQLITE_BUSY_TIMEOUT_SECONDS = 30
+# PostgreSQL: a pooled connection unused for longer than this is pinged before it is handed out.
+PING_AFTER_IDLE_SECONDS = 1.0
+_CHECKED_IN_AT = "servicematch.checked_in_at"
 # Starlette runs sync endpoints on a pool of 40 threads; each may hold one connection.
 SQLITE_POOL_SIZE = 40
 
@@ -52,7 +57,39 @@ def make_engine(url: str) -> Engine:
         return engine
     # hide_parameters: a failed statement's error (and so its log line) names the SQL, never the
     # values: IP addresses, user agents, page URLs and click data stay out of the logs.
-    return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True, hide_parameters=True)
+    engine = create_engine(url, pool_size=10, max_overflow=20, hide_parameters=True)
+    ping_when_idle(engine, PING_AFTER_IDLE_SECONDS)
+    return engine
+
+
+def ping_when_idle(engine: Engine, idle_seconds: float) -> None:
+    """Ping a pooled connection as it is checked out, if it sat unused for more than `idle_seconds`.
+
+    SQLAlchemy's `pool_pre_ping` pings at every checkout: a round trip to the server before each
+    request's first statement and each batch of the lead writer (a quarter of its time on
+    PostgreSQL). A connection checked in a moment ago was alive a moment ago; one that sat idle
+    (through a database restart, a proxy's idle timeout) is pinged, and a dead one is replaced
+    before anyone uses it. Should the server go away within that moment, the statement fails,
+    SQLAlchemy discards every pooled connection, and the next checkout connects afresh.
+    """
+
+    @event.listens_for(engine, "checkin")
+    def _note_checkin(_dbapi_connection, record) -> None:
+        record.info[_CHECKED_IN_AT] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _ping_if_idle(dbapi_connection, record, _proxy) -> None:
+        # `info` is emptied when a connection is replaced: a new one has no check-in time.
+        checked_in_at = record.info.get(_CHECKED_IN_AT)
+        if checked_in_at is None or time.monotonic() - checked_in_at <= idle_seconds:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)  # what pool_pre_ping runs
+        except engine.dialect.loaded_dbapi.Error as failure:
+            if engine.dialect.is_disconnect(failure, dbapi_connection, None):
+                # The pool drops this connection and checks out another (up to three tries).
+                raise DisconnectionError(f"pinging an idle connection failed: {failure}") from failure
+            raise
 
 
 def make_session_factory(engine: Engine) -> sessionmaker[Session]:
