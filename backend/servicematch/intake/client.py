@@ -22,12 +22,18 @@ def parse_proxies(trusted_proxies: str) -> tuple[Network, ...]:
     )
 
 
-def _is_trusted(address: str, proxies: tuple[Network, ...]) -> bool:
+PROXY, CLIENT, NOT_AN_ADDRESS = "proxy", "client", "not an address"
+
+
+@lru_cache(maxsize=1024)
+def _kind_of(address: str, proxies: tuple[Network, ...]) -> str:
+    """One of our proxies, some client, or not an address at all. Kept: our proxies' few
+    addresses come with every request, and parsing one costs more than the rest of the work."""
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
-        return False
-    return any(ip in network for network in proxies)
+        return NOT_AN_ADDRESS
+    return PROXY if any(ip in network for network in proxies) else CLIENT
 
 
 def client_ip(request: Request, *, trusted_proxies: str) -> str:
@@ -48,21 +54,15 @@ def client_ip(request: Request, *, trusted_proxies: str) -> str:
 def _client_ip(request: Request, trusted_proxies: str) -> str:
     peer = request.client.host if request.client else ""
     proxies = parse_proxies(trusted_proxies)
-    if not proxies or not _is_trusted(peer, proxies):
+    if not proxies or _kind_of(peer, proxies) != PROXY:
         return peer
     forwarded = [hop.strip() for hop in request.headers.get("x-forwarded-for", "").split(",") if hop.strip()]
     for hop in reversed(forwarded):
-        if not _is_trusted(hop, proxies):
-            return hop if _is_valid_ip(hop) else peer
-    return forwarded[0] if forwarded and _is_valid_ip(forwarded[0]) else peer
-
-
-def _is_valid_ip(text: str) -> bool:
-    try:
-        ipaddress.ip_address(text)
-    except ValueError:
-        return False
-    return True
+        kind = _kind_of(hop, proxies)
+        if kind != PROXY:
+            return hop if kind == CLIENT else peer
+    # Every hop is one of our proxies: the outermost is the nearest thing to the client.
+    return forwarded[0] if forwarded else peer
 
 
 def sends_global_privacy_control(request: Request) -> bool:
