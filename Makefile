@@ -55,7 +55,7 @@ build: install api-types
 API_SCHEMA := frontend/node_modules/.cache/openapi.json
 api-types: install
 	@mkdir -p $(dir $(API_SCHEMA))
-	$(UV) run --frozen python -m servicematch.web.api_schema > $(API_SCHEMA)
+	$(UV) run --frozen python -m servicematch.api_schema > $(API_SCHEMA)
 	frontend/tools/openapi-types/node_modules/.bin/openapi-typescript $(API_SCHEMA) -o frontend/src/lib/api-schema.ts --silent
 
 migrate: install-python

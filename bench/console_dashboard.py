@@ -38,11 +38,11 @@ from api_throughput import lead_template, run_wrk
 from server import machine_description, running_server, throwaway_postgres, write_report_section
 
 from servicematch.console import accounts
-from servicematch.db.migrate import upgrade
 from servicematch.db.session import make_engine, make_session_factory
 from servicematch.events.rollup import roll_up_and_prune
-from servicematch.intake.crypto import cipher_for
+from servicematch.kernel.crypto import cipher_for
 from servicematch.reporting.rollup import roll_up
+from servicematch.schema.migrate import upgrade
 from servicematch.settings import Settings
 
 TARGET_P95_MS = 300

@@ -25,10 +25,10 @@ from sqlalchemy import DateTime, Integer, String
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from servicematch.app import create_app
-from servicematch.db.migrate import upgrade
 from servicematch.deps import SessionFactoryDep
 from servicematch.devserver import SERVE, start_server, stop_server
 from servicematch.kernel.clock import utcnow
+from servicematch.schema.migrate import upgrade
 from servicematch.settings import get_settings
 
 ROOT = Path(__file__).resolve().parents[1]

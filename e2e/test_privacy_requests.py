@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from privacy_server import PrivacyServer, mail_to, serve, submit_hvac_lead
 from sqlalchemy import create_engine, select
 
-from servicematch.db.registry import metadata
+from servicematch.schema.registry import metadata
 
 pytestmark = pytest.mark.browser
 PHONES = itertools.count(250)

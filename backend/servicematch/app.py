@@ -24,8 +24,8 @@ from servicematch.db.session import make_engine, make_session_factory
 from servicematch.delivery.router import router as provider_admin_router
 from servicematch.errors import COMMON_ERROR_RESPONSES, install_error_handlers
 from servicematch.events.router import install_events
-from servicematch.intake.body_limit import BodySizeLimit
-from servicematch.intake.ratelimit import install_rate_limits
+from servicematch.inbound.body_limit import BodySizeLimit
+from servicematch.inbound.ratelimit import install_rate_limits
 from servicematch.intake.router import INTAKE_PATHS, MAX_BODY_BYTES
 from servicematch.intake.router import router as intake_router
 from servicematch.intake.service import LeadTransactions

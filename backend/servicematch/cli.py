@@ -28,7 +28,7 @@ def main() -> None:
 @main.command()
 def migrate() -> None:
     """Apply every database migration to SERVICEMATCH_DATABASE_URL."""
-    from servicematch.db.migrate import upgrade
+    from servicematch.schema.migrate import upgrade
 
     settings = get_settings()
     upgrade(settings.database_url)
@@ -54,7 +54,7 @@ def serve(host: str, port: int, workers: int, run_migrations: bool, run_worker: 
         get_settings.cache_clear()
     settings = get_settings()
     if run_migrations:
-        from servicematch.db.migrate import upgrade
+        from servicematch.schema.migrate import upgrade
 
         upgrade(settings.database_url)
     if workers > 1 and settings.is_sqlite:

@@ -55,7 +55,7 @@ SIGNED_IN_ERROR_RESPONSES: dict[int | str, dict[str, object]] = {
 }
 
 
-# For routes behind a per-address rate limit (servicematch.intake.ratelimit).
+# For routes behind a per-address rate limit (servicematch.inbound.ratelimit).
 RATE_LIMITED_RESPONSES: dict[int | str, dict[str, object]] = {
     429: {"model": ErrorBody, "description": "Too many requests from this address; Retry-After says when to "
                                              "come back"},

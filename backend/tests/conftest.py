@@ -13,8 +13,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, create_engine, text
 
 from servicematch.app import create_app
-from servicematch.db.migrate import upgrade
-from servicematch.db.registry import metadata
+from servicematch.schema.migrate import upgrade
+from servicematch.schema.registry import metadata
 from servicematch.settings import Settings
 
 POSTGRES_ADMIN_URL = os.environ.get(

@@ -7,8 +7,8 @@ from typing import Protocol
 
 import pyotp
 
-from servicematch.intake.crypto import cipher_for
 from servicematch.kernel.clock import utcnow
+from servicematch.kernel.crypto import cipher_for
 from servicematch.settings import Settings
 
 

@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Path, Query, Response
 
 from servicematch.errors import RATE_LIMITED_RESPONSES, NotFound
-from servicematch.intake.ratelimit import counted_always
+from servicematch.inbound.ratelimit import counted_always
 
 from . import service
 from .directory import load_directory

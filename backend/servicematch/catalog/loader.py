@@ -5,9 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Annotated
 
 import yaml
+from fastapi import Depends
 from pydantic import ValidationError
+
+from servicematch.deps import app_part
 
 from .schema import Catalog, Category, ServiceConfig
 
@@ -148,3 +152,7 @@ def _index(catalog: Catalog) -> CatalogIndex:
         catalog=catalog, by_vertical=by_vertical, by_slug=by_slug, categories=categories,
         by_hidden_params=by_hidden_params, state_names={s["value"]: s["label"] for s in catalog.site.states},
     )
+
+
+# What a route asks for to read the catalogue the app was started with.
+CatalogDep = Annotated[CatalogIndex, Depends(app_part("catalog"))]

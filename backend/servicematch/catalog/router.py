@@ -6,7 +6,8 @@ from typing import Any
 
 from fastapi import APIRouter, Response
 
-from servicematch.deps import CatalogDep, SettingsDep
+from servicematch.catalog.loader import CatalogDep
+from servicematch.deps import SettingsDep
 from servicematch.errors import NotFound
 from servicematch.settings import Settings
 

@@ -12,7 +12,7 @@ from servicematch.console.models import Operator, Role
 from servicematch.console.sessions import COOKIE_NAME, CSRF_HEADER, csrf_matches, resume_session
 from servicematch.deps import SessionDep
 from servicematch.errors import ServiceMatchError
-from servicematch.intake.client import client_ip
+from servicematch.inbound.client import client_ip
 from servicematch.settings import Settings
 
 NOT_SIGNED_IN = "Sign in to use the console."

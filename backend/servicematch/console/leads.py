@@ -13,13 +13,13 @@ from sqlalchemy.orm import Session
 from servicematch.catalog.loader import CatalogIndex
 from servicematch.console.paging import day_start, decode_position, encode_position, iso, parse_day
 from servicematch.delivery.history import mask_email
-from servicematch.delivery.models import LEAD_KINDS, Delivery, DeliveryStatus, as_utc
+from servicematch.delivery.models import LEAD_KINDS, Delivery, DeliveryStatus
 from servicematch.errors import ServiceMatchError
-from servicematch.intake.crypto import DataKeyError, cipher_for
+from servicematch.inbound.validation import normalise_email, phone_digits
 from servicematch.intake.models import ConsentRecord, Lead
 from servicematch.intake.payload import decrypt_personal_data
-from servicematch.intake.validation import normalise_email, phone_digits
-from servicematch.kernel.clock import utcnow
+from servicematch.kernel.clock import as_utc, utcnow
+from servicematch.kernel.crypto import DataKeyError, cipher_for
 from servicematch.kernel.references import parse_reference, shown_reference
 from servicematch.privacy.models import LeadRevocation
 from servicematch.privacy.notices import LEAD

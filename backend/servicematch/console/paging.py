@@ -10,9 +10,9 @@ from datetime import date, datetime
 from sqlalchemy import func
 from sqlalchemy.orm import Session
 
-from servicematch.delivery.models import as_utc
 from servicematch.errors import ServiceMatchError
 from servicematch.events.rollup import day_start
+from servicematch.kernel.clock import as_utc
 
 __all__ = ["day_start"]
 

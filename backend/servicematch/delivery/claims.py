@@ -33,10 +33,10 @@ from servicematch.delivery.models import (
     DeliveryStatus,
     Provider,
     TargetKind,
-    as_utc,
     new_id,
 )
 from servicematch.delivery.retry import next_delay, window_is_over
+from servicematch.kernel.clock import as_utc
 from servicematch.outbound.outcome import Outcome, SendResult
 from servicematch.settings import Settings
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from servicematch.delivery.models import Provider, as_utc
+from servicematch.delivery.models import Provider
 from servicematch.intake.models import Lead
 from servicematch.intake.payload import buyer_payload
+from servicematch.kernel.clock import as_utc
 from servicematch.kernel.webhook_events import event_envelope
 from servicematch.settings import Settings
 

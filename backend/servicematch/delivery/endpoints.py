@@ -19,7 +19,8 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session, object_session
 
-from servicematch.delivery.models import Delivery, DeliveryEndpoint, Provider, TargetKind, as_utc
+from servicematch.delivery.models import Delivery, DeliveryEndpoint, Provider, TargetKind
+from servicematch.kernel.clock import as_utc
 from servicematch.outbound.outcome import SendResult
 from servicematch.settings import Settings
 

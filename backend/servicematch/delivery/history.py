@@ -8,10 +8,11 @@ from sqlalchemy.orm import Session, selectinload
 
 from servicematch.delivery.content import PayloadBuilder
 from servicematch.delivery.endpoints import describe_pause, endpoint_key, endpoint_states
-from servicematch.delivery.models import Delivery, DeliveryStatus, as_utc, utcnow
+from servicematch.delivery.models import Delivery, DeliveryStatus, utcnow
 from servicematch.errors import NotFound
-from servicematch.intake.crypto import DataKeyError
 from servicematch.intake.models import Lead
+from servicematch.kernel.clock import as_utc
+from servicematch.kernel.crypto import DataKeyError
 from servicematch.kernel.references import parse_reference, shown_reference
 from servicematch.settings import Settings
 from servicematch.terminal import safe_text

@@ -8,9 +8,10 @@ from sqlalchemy.orm import Session
 
 from servicematch.catalog.loader import CatalogIndex
 from servicematch.delivery.endpoints import webhook_health
-from servicematch.delivery.models import PausedBy, Provider, as_utc, new_id, utcnow
+from servicematch.delivery.models import PausedBy, Provider, new_id, utcnow
 from servicematch.delivery.schemas import ProviderCreate, ProviderPublic, ProviderUpdate
 from servicematch.errors import NotFound, ServiceMatchError, validation_fields
+from servicematch.kernel.clock import as_utc
 
 # The provider's columns an update may change, as ProviderCreate names them.
 EDITABLE = tuple(ProviderCreate.model_fields)

@@ -8,12 +8,13 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from servicematch.catalog.loader import CatalogDep
 from servicematch.delivery import providers as directory
 from servicematch.delivery.schemas import ProviderCreate, ProviderPublic, ProviderUpdate
-from servicematch.deps import CatalogDep, SessionDep, SettingsDep
+from servicematch.deps import SessionDep, SettingsDep
 from servicematch.errors import ErrorBody, NotFound, ServiceMatchError
-from servicematch.intake.client import client_ip
-from servicematch.intake.ratelimit import SlidingWindowLimiter, too_many
+from servicematch.inbound.client import client_ip
+from servicematch.inbound.ratelimit import SlidingWindowLimiter, too_many
 
 # Declares the bearer scheme in the OpenAPI schema; the checks below stay ours (auto_error off).
 bearer = HTTPBearer(auto_error=False, description="SERVICEMATCH_ADMIN_TOKEN")

@@ -8,7 +8,7 @@ from datetime import datetime
 import us
 from pydantic import BaseModel, ConfigDict, EmailStr, Field, field_validator, model_validator
 
-from servicematch.intake.validation import has_control_characters
+from servicematch.inbound.validation import has_control_characters
 from servicematch.kernel.numbers import Number, WholeNumber
 from servicematch.outbound.signing import secret_problem
 

@@ -10,8 +10,8 @@ from fastapi import APIRouter, FastAPI, Request, Response
 
 from servicematch.events.buffer import EventBuffer
 from servicematch.events.intake import MAX_BODY_BYTES, read_event
-from servicematch.intake.client import client_ip
-from servicematch.intake.ratelimit import SlidingWindowLimiter
+from servicematch.inbound.client import client_ip
+from servicematch.inbound.ratelimit import SlidingWindowLimiter
 from servicematch.settings import Settings
 
 router = APIRouter(tags=["events"])

@@ -11,8 +11,8 @@ from servicematch.address.parsing import parse_query
 from servicematch.catalog.loader import CatalogIndex
 from servicematch.catalog.schema import FieldDefinition, ServiceConfig
 from servicematch.errors import ServiceMatchError
+from servicematch.inbound import validation as rules
 
-from . import validation as rules
 from .schemas import CallFlowSubmission, LeadFormSubmission
 
 FIX_FIELDS = "Please correct the highlighted fields."

@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import UTC
 
 from servicematch.catalog.schema import SITE_SOURCE
+from servicematch.kernel.crypto import cipher_for
 from servicematch.settings import Settings
 
-from .crypto import cipher_for
 from .models import Lead
 
 PID = 16

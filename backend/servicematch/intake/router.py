@@ -7,14 +7,17 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 
-from servicematch.deps import CatalogDep, LeadStoreDep, SettingsDep
+from servicematch.catalog.loader import CatalogDep
+from servicematch.deps import SettingsDep
 from servicematch.errors import ErrorBody, NotFound
+from servicematch.inbound.client import client_ip, sends_global_privacy_control, user_agent
+from servicematch.inbound.ratelimit import Allowance, counted_always, counted_when_accepted
+from servicematch.inbound.validation import check_email, check_phone
+from servicematch.intake.store import LeadStoreDep
 from servicematch.kernel.references import shown_reference
 from servicematch.settings import Settings
 
 from .checks import check_call_flow, check_lead_form
-from .client import client_ip, sends_global_privacy_control, user_agent
-from .ratelimit import Allowance, counted_always, counted_when_accepted
 from .schemas import (
     CallFlowSubmission,
     LeadAccepted,
@@ -25,7 +28,6 @@ from .schemas import (
 from .service import StoredLead
 from .status_token import status_token
 from .submission import Sender, Submission, accept
-from .validation import check_email, check_phone
 
 MAX_BODY_BYTES = 64 * 1024
 INTAKE_PATHS = frozenset({"/api/validate", "/api/submit-form", "/api/call-submit"})

@@ -8,9 +8,12 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
+from servicematch.inbound.validation import (
+    CONTROL_CHARACTERS_REFUSED,
+    has_control_characters,
+    strip_control_characters,
+)
 from servicematch.kernel.numbers import WholeNumber
-
-from .validation import CONTROL_CHARACTERS_REFUSED, has_control_characters, strip_control_characters
 
 
 def _single_line(value: str) -> str:

@@ -16,17 +16,17 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from servicematch.catalog.loader import CatalogIndex
 from servicematch.errors import ServiceMatchError
+from servicematch.inbound.validation import normalise_email
 from servicematch.kernel import wakeup
 from servicematch.kernel.clock import utcnow
+from servicematch.kernel.crypto import cipher_for
 from servicematch.kernel.ids import new_id
 from servicematch.kernel.references import new_reference
 from servicematch.settings import Settings
 
 from .checks import CheckedLead
 from .consent import ConsentEvidence, build_consent_record
-from .crypto import cipher_for
 from .models import LEAD_ACCEPTED, ConsentRecord, Lead, LeadEvent
-from .validation import normalise_email
 
 log = logging.getLogger("servicematch.intake")
 

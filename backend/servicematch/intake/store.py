@@ -15,8 +15,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from concurrent.futures import ThreadPoolExecutor
-from typing import Protocol
+from typing import Annotated, Protocol
 
+from fastapi import Depends
+
+from servicematch.deps import app_part
 from servicematch.errors import ServiceMatchError
 
 from .service import LeadTransactions, NewLead, StoredLead
@@ -80,3 +83,6 @@ class SimpleLeadStore:
     def stop(self) -> None:
         self._pool.shutdown(wait=True)
 
+
+# What a route asks for to store leads through the app's writer.
+LeadStoreDep = Annotated[LeadStore, Depends(app_part("lead_store"))]

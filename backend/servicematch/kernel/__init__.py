@@ -1,4 +1,5 @@
-"""What every domain shares and nothing else: the clock, ids, the ORM base and key derivation.
+"""What every domain shares and nothing else: the clock, ids, the ORM base, key derivation and
+encryption at rest.
 
 The kernel imports no domain, so any domain may import it without a cycle.
 """

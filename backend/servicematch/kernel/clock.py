@@ -8,3 +8,10 @@ from datetime import UTC, datetime
 def utcnow() -> datetime:
     return datetime.now(UTC)
 
+
+
+def as_utc(value: datetime | None) -> datetime | None:
+    """SQLite hands back naive datetimes; everything stored here is UTC."""
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=UTC)

@@ -1,6 +1,6 @@
 """Declarative base with a naming convention, so migrations name constraints the same on every database.
 
-Domains declare their tables on this Base; `servicematch.db.registry` imports them all.
+Domains declare their tables on this Base; `servicematch.schema.registry` imports them all.
 """
 
 from __future__ import annotations

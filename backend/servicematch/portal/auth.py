@@ -23,7 +23,7 @@ from servicematch.access.sessions import (
 from servicematch.delivery.models import Provider
 from servicematch.deps import SessionDep
 from servicematch.errors import NothingHere, ServiceMatchError
-from servicematch.intake.client import client_ip
+from servicematch.inbound.client import client_ip
 from servicematch.portal.models import ProviderAccount
 from servicematch.portal.sessions import COOKIE_NAME, PORTAL
 from servicematch.settings import Settings

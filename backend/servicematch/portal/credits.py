@@ -19,10 +19,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from servicematch.catalog.loader import CatalogIndex
-from servicematch.delivery.models import Provider, as_utc
+from servicematch.delivery.models import Provider
 from servicematch.errors import NothingHere, ServiceMatchError
+from servicematch.inbound.validation import has_control_characters
 from servicematch.intake.models import Lead
-from servicematch.intake.validation import has_control_characters
+from servicematch.kernel.clock import as_utc
 from servicematch.portal.ledger import iso, month_start, next_month, write_credit
 from servicematch.portal.models import CreditReason, CreditRequest, CreditStatus
 from servicematch.portal.places import LeadPlace, places_of

@@ -15,9 +15,9 @@ from pydantic import BaseModel
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from servicematch.delivery.models import as_utc
 from servicematch.errors import ServiceMatchError
 from servicematch.intake.models import Lead
+from servicematch.kernel.clock import as_utc
 from servicematch.kernel.csv_text import csv_line, dollars
 from servicematch.portal.models import CreditRequest
 from servicematch.routing.models import LedgerEntry, LedgerKind

@@ -18,10 +18,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from servicematch.catalog.loader import CatalogIndex
-from servicematch.delivery.models import Provider, as_utc
+from servicematch.delivery.models import Provider
 from servicematch.errors import ServiceMatchError
 from servicematch.intake.models import Lead
 from servicematch.intake.payload import decrypt_personal_data
+from servicematch.kernel.clock import as_utc
 from servicematch.kernel.references import shown_reference
 from servicematch.portal.credits import CreditRequestView, views_of
 from servicematch.portal.models import CreditRequest

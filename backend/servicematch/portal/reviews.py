@@ -15,12 +15,12 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from servicematch.delivery.models import Provider, as_utc
+from servicematch.delivery.models import Provider
 from servicematch.delivery.ratings import provider_ratings
 from servicematch.errors import ServiceMatchError
 from servicematch.intake.models import Lead
 from servicematch.intake.payload import decrypt_personal_data
-from servicematch.kernel.clock import utcnow
+from servicematch.kernel.clock import as_utc, utcnow
 from servicematch.portal.models import ProviderReview
 from servicematch.privacy.links import read_link, sign_link
 from servicematch.privacy.messages import service_name_of

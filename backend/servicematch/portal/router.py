@@ -24,8 +24,9 @@ from servicematch.access.sessions import (
     set_session_cookie,
 )
 from servicematch.access.throttle import Throttle, enforce_signin_throttle
+from servicematch.catalog.loader import CatalogDep
 from servicematch.delivery.models import Provider
-from servicematch.deps import CatalogDep, SessionDep, SessionFactoryDep, SettingsDep
+from servicematch.deps import SessionDep, SessionFactoryDep, SettingsDep
 from servicematch.errors import (
     RATE_LIMITED_RESPONSES,
     SIGNED_IN_ERROR_RESPONSES,
@@ -33,7 +34,7 @@ from servicematch.errors import (
     ServiceMatchError,
     error_body,
 )
-from servicematch.intake.ratelimit import SlidingWindowLimiter, counted_always
+from servicematch.inbound.ratelimit import SlidingWindowLimiter, counted_always
 from servicematch.intake.schemas import text
 from servicematch.kernel.clock import utcnow
 from servicematch.portal import accounts, profile

@@ -6,9 +6,10 @@ from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from servicematch.deps import CatalogDep, SessionDep, SessionFactoryDep, SettingsDep
+from servicematch.catalog.loader import CatalogDep
+from servicematch.deps import SessionDep, SessionFactoryDep, SettingsDep
 from servicematch.errors import RATE_LIMITED_RESPONSES, ErrorBody
-from servicematch.intake.ratelimit import counted_always
+from servicematch.inbound.ratelimit import counted_always
 from servicematch.intake.schemas import text
 from servicematch.kernel.numbers import Number
 from servicematch.portal import applications, rules

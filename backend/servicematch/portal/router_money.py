@@ -10,7 +10,8 @@ from fastapi import APIRouter, Query
 from fastapi.responses import StreamingResponse
 
 from servicematch.access.models import add_audit_entry
-from servicematch.deps import CatalogDep, SessionDep, SettingsDep
+from servicematch.catalog.loader import CatalogDep
+from servicematch.deps import SessionDep, SettingsDep
 from servicematch.errors import ErrorBody
 from servicematch.kernel.clock import utcnow
 from servicematch.portal import credits, ledger

@@ -11,7 +11,8 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from servicematch.access.models import add_audit_entry
-from servicematch.deps import CatalogDep, SessionDep, SettingsDep
+from servicematch.catalog.loader import CatalogDep
+from servicematch.deps import SessionDep, SettingsDep
 from servicematch.errors import SIGNED_IN_ERROR_RESPONSES, ErrorBody
 from servicematch.kernel.clock import utcnow
 from servicematch.portal import offers

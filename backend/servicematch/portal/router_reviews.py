@@ -6,14 +6,15 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, FastAPI
 from pydantic import BaseModel, ConfigDict, Field
 
-from servicematch.deps import CatalogDep, SessionDep, SettingsDep
+from servicematch.catalog.loader import CatalogDep
+from servicematch.deps import SessionDep, SettingsDep
 from servicematch.errors import (
     RATE_LIMITED_RESPONSES,
     SIGNED_IN_ERROR_RESPONSES,
     ErrorBody,
     ServiceMatchError,
 )
-from servicematch.intake.ratelimit import SlidingWindowLimiter, counted_always
+from servicematch.inbound.ratelimit import SlidingWindowLimiter, counted_always
 from servicematch.kernel.numbers import WholeNumber
 from servicematch.portal import reviews
 from servicematch.portal.auth import OwnProvider

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from servicematch.catalog.loader import CatalogIndex
 from servicematch.delivery.schemas import STATE_CODES
 from servicematch.errors import ServiceMatchError
-from servicematch.intake.validation import check_email, normalise_email, phone_digits
+from servicematch.inbound.validation import check_email, normalise_email, phone_digits
 from servicematch.portal.licences import licences_needed
 from servicematch.routing.matching import zip_location
 

@@ -10,9 +10,8 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from servicematch.access.sessions import token_hash
-from servicematch.delivery.models import as_utc
 from servicematch.errors import ServiceMatchError
-from servicematch.kernel.clock import utcnow
+from servicematch.kernel.clock import as_utc, utcnow
 from servicematch.portal.models import PortalToken, TokenPurpose
 
 LIFETIME = {

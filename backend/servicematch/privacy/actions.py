@@ -10,8 +10,8 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
 from servicematch.delivery.models import Delivery, DeliveryAttempt, DeliveryStatus
-from servicematch.intake.crypto import cipher_for
 from servicematch.intake.models import Lead
+from servicematch.kernel.crypto import cipher_for
 from servicematch.privacy.models import (
     ContactSuppression,
     LeadErasure,

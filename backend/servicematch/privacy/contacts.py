@@ -11,9 +11,9 @@ from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from servicematch.errors import ServiceMatchError
-from servicematch.intake.crypto import cipher_for
+from servicematch.inbound.validation import check_email, normalise_email, phone_digits
 from servicematch.intake.models import Lead
-from servicematch.intake.validation import check_email, normalise_email, phone_digits
+from servicematch.kernel.crypto import cipher_for
 from servicematch.settings import Settings
 
 NEED_ONE = "Enter the e-mail address or the phone number you gave us."

@@ -17,9 +17,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from servicematch.catalog.loader import CatalogIndex
 from servicematch.errors import ServiceMatchError
-from servicematch.intake.crypto import cipher_for
-from servicematch.intake.validation import has_control_characters
+from servicematch.inbound.validation import has_control_characters
 from servicematch.kernel.clock import utcnow
+from servicematch.kernel.crypto import cipher_for
 from servicematch.kernel.ids import new_id
 from servicematch.mail.transport import new_message, send_message
 from servicematch.privacy import actions

@@ -8,9 +8,10 @@ from fastapi import APIRouter, Depends, FastAPI, Request
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from servicematch.deps import CatalogDep, SessionFactoryDep, SettingsDep
+from servicematch.catalog.loader import CatalogDep
+from servicematch.deps import SessionFactoryDep, SettingsDep
 from servicematch.errors import RATE_LIMITED_RESPONSES
-from servicematch.intake.ratelimit import SlidingWindowLimiter, counted_always
+from servicematch.inbound.ratelimit import SlidingWindowLimiter, counted_always
 from servicematch.intake.schemas import text
 from servicematch.privacy import requests as rights
 from servicematch.privacy import stop

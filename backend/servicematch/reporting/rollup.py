@@ -26,11 +26,11 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from servicematch.delivery.models import Delivery, DeliveryStatus, as_utc
+from servicematch.delivery.models import Delivery, DeliveryStatus
 from servicematch.delivery.outbox import retry_delivery
 from servicematch.events.rollup import day_start
 from servicematch.intake.models import Lead
-from servicematch.kernel.clock import utcnow
+from servicematch.kernel.clock import as_utc, utcnow
 from servicematch.privacy.notices import LEAD
 from servicematch.reporting.latency import bucket_of
 from servicematch.reporting.models import (

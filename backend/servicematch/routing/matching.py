@@ -10,7 +10,8 @@ import zipcodes
 from sqlalchemy import func, select, union
 from sqlalchemy.orm import Session
 
-from servicematch.delivery.models import Delivery, Provider, as_utc
+from servicematch.delivery.models import Delivery, Provider
+from servicematch.kernel.clock import as_utc
 from servicematch.routing.hours import open_now
 from servicematch.routing.models import LedgerEntry, LedgerKind, ProviderOffer
 from servicematch.routing.pricing import lead_price_cents

@@ -14,9 +14,10 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
 from servicematch.catalog.loader import cached_catalog
-from servicematch.delivery.models import Delivery, DeliveryStatus, Provider, TargetKind, as_utc
+from servicematch.delivery.models import Delivery, DeliveryStatus, Provider, TargetKind
 from servicematch.intake.models import Lead
 from servicematch.kernel import wakeup
+from servicematch.kernel.clock import as_utc
 from servicematch.kernel.ids import new_id
 from servicematch.mail.transport import message_send, new_message
 from servicematch.outbound.outcome import Outcome, Send, SendResult

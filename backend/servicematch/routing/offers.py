@@ -22,12 +22,12 @@ from servicematch.delivery.models import (
     Provider,
     ProviderMode,
     TargetKind,
-    as_utc,
 )
 from servicematch.delivery.outbox import enqueue_providers, record_portal_handover
 from servicematch.errors import NothingHere, ServiceMatchError
 from servicematch.intake.models import Lead
 from servicematch.kernel import wakeup
+from servicematch.kernel.clock import as_utc
 from servicematch.kernel.ids import new_id
 from servicematch.privacy.models import LeadErasure, LeadRevocation
 from servicematch.privacy.wiring import enqueue_acceptance_email

@@ -15,9 +15,8 @@ from collections.abc import Callable
 from concurrent.futures import Executor, Future, wait
 from dataclasses import dataclass
 
-from servicematch.delivery.models import as_utc
 from servicematch.intake.models import Lead
-from servicematch.kernel.clock import utcnow
+from servicematch.kernel.clock import as_utc, utcnow
 from servicematch.kernel.ids import new_id
 from servicematch.outbound.http_sender import DeliveryClient, encode_body, post_signed
 from servicematch.routing.models import Buyer

@@ -27,11 +27,11 @@ from datetime import datetime, timedelta
 from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session, joinedload, sessionmaker
 
-from servicematch.delivery.models import Delivery, DeliveryStatus, TargetKind, as_utc
+from servicematch.delivery.models import Delivery, DeliveryStatus, TargetKind
 from servicematch.delivery.outbox import enqueue_buyer_post, enqueue_fixed_buyer
 from servicematch.intake.models import Lead, LeadEvent
 from servicematch.kernel import wakeup
-from servicematch.kernel.clock import utcnow
+from servicematch.kernel.clock import as_utc, utcnow
 from servicematch.kernel.ids import new_id
 from servicematch.outbound.http_sender import DeliveryClient
 from servicematch.privacy.actions import is_suppressed

@@ -24,8 +24,8 @@ from starlette.concurrency import run_in_threadpool
 from servicematch.delivery.models import LEAD_KINDS, Delivery, DeliveryStatus
 from servicematch.deps import SessionFactoryDep, SettingsDep
 from servicematch.errors import RATE_LIMITED_RESPONSES, NotFound
+from servicematch.inbound.ratelimit import SlidingWindowLimiter, counted_always
 from servicematch.intake.models import Lead
-from servicematch.intake.ratelimit import SlidingWindowLimiter, counted_always
 from servicematch.intake.status_token import STATUS_TOKEN_HEADER, status_token_matches
 from servicematch.kernel.clock import utcnow
 from servicematch.kernel.references import shown_reference

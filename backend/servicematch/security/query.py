@@ -16,8 +16,8 @@ from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from servicematch.errors import document_errors_as_json, error_body
+from servicematch.inbound.validation import CONTROL_CHARACTERS_REFUSED, has_control_characters
 from servicematch.intake.schemas import SINGLE_LINE_PATTERN
-from servicematch.intake.validation import CONTROL_CHARACTERS_REFUSED, has_control_characters
 
 from .methods import SpecificRoutes
 

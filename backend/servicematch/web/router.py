@@ -10,7 +10,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTex
 
 from servicematch.catalog.loader import CatalogIndex
 from servicematch.errors import error_body
-from servicematch.intake.client import sends_global_privacy_control
+from servicematch.inbound.client import sends_global_privacy_control
 from servicematch.settings import Settings
 
 from .chunks import ChunkManifest

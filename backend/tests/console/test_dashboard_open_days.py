@@ -19,12 +19,12 @@ from servicematch.console import delivery_health
 from servicematch.console.dashboard import dashboard
 from servicematch.console.dashboard_filters import DashboardFilters
 from servicematch.console.delivery_health import bucket_sql, exact_percentile
-from servicematch.db.migrate import alembic_config, upgrade
-from servicematch.db.registry import metadata
 from servicematch.db.session import make_engine, make_session_factory
 from servicematch.intake.models import Lead
 from servicematch.reporting.latency import GROWTH, SMALLEST_SECONDS, bucket_of
 from servicematch.reporting.rollup import roll_up
+from servicematch.schema.migrate import alembic_config, upgrade
+from servicematch.schema.registry import metadata
 
 DAYS_AGO = 3
 # No histogram answers these: their percentiles are exact.

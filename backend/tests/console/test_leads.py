@@ -12,9 +12,9 @@ from sqlalchemy import event, select
 
 from servicematch.console import leads
 from servicematch.console.models import AuditEntry
-from servicematch.intake import crypto
 from servicematch.intake.models import Lead
 from servicematch.intake.payload import auction_post_payload
+from servicematch.kernel import crypto
 from servicematch.kernel.clock import utcnow
 from servicematch.privacy.actions import revoke
 from servicematch.privacy.models import LeadRevocation

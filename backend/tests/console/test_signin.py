@@ -15,8 +15,8 @@ from servicematch.console import accounts
 from servicematch.console.models import AuditEntry, OperatorSession
 from servicematch.console.sessions import COOKIE_NAME
 from servicematch.errors import ServiceMatchError
-from servicematch.intake.crypto import cipher_for
 from servicematch.kernel.clock import utcnow
+from servicematch.kernel.crypto import cipher_for
 
 
 def _audit(app) -> list[tuple[str, str]]:

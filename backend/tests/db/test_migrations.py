@@ -8,9 +8,9 @@ from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.exc import IntegrityError
 
-from servicematch.db.migrate import upgrade
-from servicematch.db.registry import metadata
 from servicematch.kernel.references import parse_reference
+from servicematch.schema.migrate import upgrade
+from servicematch.schema.registry import metadata
 
 
 def test_migrations_create_every_table(raw_engine):

@@ -11,8 +11,9 @@ from delivery_support import BUYER_SECRET, attempts_of, deliveries_of
 from standardwebhooks import WebhookVerificationError
 from webhook_checks import verified
 
-from servicematch.delivery.models import DeliveryStatus, TargetKind, as_utc
+from servicematch.delivery.models import DeliveryStatus, TargetKind
 from servicematch.delivery.outbox import retry_delivery
+from servicematch.kernel.clock import as_utc
 from servicematch.outbound.signing import SIGNATURE_HEADER, verify_signature
 from servicematch.workers import make_worker
 

@@ -11,7 +11,8 @@ from delivery_support import attempts_of, deliveries_of
 from standardwebhooks import Webhook, WebhookVerificationError
 from webhook_checks import verified
 
-from servicematch.delivery.models import DeliveryStatus, TargetKind, as_utc
+from servicematch.delivery.models import DeliveryStatus, TargetKind
+from servicematch.kernel.clock import as_utc
 from servicematch.outbound.signing import SIGNATURE_HEADER, new_webhook_secret, verify_signature
 
 

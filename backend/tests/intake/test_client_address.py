@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from starlette.requests import Request
 
-from servicematch.intake.client import client_ip
+from servicematch.inbound.client import client_ip
 
 
 def request_from(peer: str, forwarded: str) -> Request:

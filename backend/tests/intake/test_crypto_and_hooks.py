@@ -13,11 +13,12 @@ from cryptography.exceptions import InvalidTag
 from sqlalchemy import event, func, select
 
 from servicematch.delivery.models import Delivery
-from servicematch.intake import crypto, service
+from servicematch.intake import service
 from servicematch.intake.checks import check_lead_form
-from servicematch.intake.crypto import DataKeyError, cipher_for, generate_data_key
 from servicematch.intake.models import ConsentRecord, Lead, LeadEvent
 from servicematch.intake.schemas import LeadFormSubmission
+from servicematch.kernel import crypto
+from servicematch.kernel.crypto import DataKeyError, cipher_for, generate_data_key
 from servicematch.routing.models import Auction
 
 from .payloads import lead_form_payload

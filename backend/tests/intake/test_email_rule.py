@@ -7,7 +7,7 @@ import random
 import pytest
 from email_validator import SPECIAL_USE_DOMAIN_NAMES, EmailNotValidError, validate_email
 
-from servicematch.intake.validation import EMAIL_PATTERN, INVALID_EMAIL, check_email
+from servicematch.inbound.validation import EMAIL_PATTERN, INVALID_EMAIL, check_email
 
 
 def full_check(address: str) -> str | None:

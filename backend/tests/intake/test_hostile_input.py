@@ -8,8 +8,8 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
+from servicematch.inbound.validation import CONTROL_CHARACTERS_REFUSED
 from servicematch.intake.models import Lead
-from servicematch.intake.validation import CONTROL_CHARACTERS_REFUSED
 
 from .payloads import call_flow_payload, call_services, field_with, lead_form_payload, with_answer
 

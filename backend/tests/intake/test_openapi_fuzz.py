@@ -20,7 +20,7 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 from servicematch.access import passwords
 from servicematch.console import accounts
 from servicematch.console.sessions import COOKIE_NAME, CSRF_HEADER
-from servicematch.db.registry import metadata
+from servicematch.schema.registry import metadata
 
 load_all_checks()
 # Few examples per operation and mode, so the whole schema stays a matter of seconds per mode.
@@ -69,7 +69,7 @@ def settings_for_fuzz(settings):
 @pytest.fixture
 def fuzzed_app(settings_for_fuzz):
     from servicematch.app import create_app
-    from servicematch.intake.ratelimit import SlidingWindowLimiter
+    from servicematch.inbound.ratelimit import SlidingWindowLimiter
 
     application = create_app(settings_for_fuzz)
     # Every limit lifted, the app's own and those routers build with fixed limits: thousands of

@@ -18,7 +18,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from servicematch.app import create_app
-from servicematch.intake.ratelimit import (
+from servicematch.inbound.ratelimit import (
     SlidingWindowLimiter,
     SweptMemoryStorage,
     install_rate_limits,

@@ -12,9 +12,9 @@ from cryptography.exceptions import InvalidTag
 from sqlalchemy import select, text, update
 from sqlalchemy.orm import selectinload
 
-from servicematch.intake.crypto import cipher_for
 from servicematch.intake.models import ConsentRecord, Lead
 from servicematch.intake.payload import buyer_payload, decrypt_personal_data
+from servicematch.kernel.crypto import cipher_for
 
 from .payloads import CLICK, CONTACT, lead_form_payload, with_answer
 

@@ -7,7 +7,7 @@ import random
 import phonenumbers
 import pytest
 
-from servicematch.intake.validation import INVALID_PHONE, is_us_number, phone_digits
+from servicematch.inbound.validation import INVALID_PHONE, is_us_number, phone_digits
 
 
 def parsed_and_validated(ten_digits: str) -> bool:

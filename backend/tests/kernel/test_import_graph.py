@@ -73,7 +73,7 @@ def test_the_walk_sees_relative_function_level_and_package_imports():
     graph = import_graph()
     assert "servicematch.intake.service" in graph["servicematch.intake.writer"]  # from .service import ...
     assert "servicematch.kernel.orm" in graph["servicematch.intake.models"]
-    assert "servicematch.delivery.models" in graph["servicematch.db.registry"]  # from package import module
+    assert "servicematch.delivery.models" in graph["servicematch.schema.registry"]  # from package import module
 
 
 def test_a_cycle_is_found_when_there_is_one():

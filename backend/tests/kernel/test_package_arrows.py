@@ -1,36 +1,34 @@
-"""Arrows between packages point one way: a room imports only the rooms below it and the plumbing.
+"""Arrows between packages point one way, down one written order: the order in the README's layout.
 
-A lead flows down the rooms in LEVELS (intake, then delivery's outbox, privacy, routing, the
-reports, the console); each may import the levels before it, never one after. Signing in
-(`access`: passwords, sessions, throttling, the audit log) sits below the two rooms people sign
-in to, the provider portal and the console. Plumbing (the
-clock and ids, signing and the guarded HTTP client, SMTP, settings) imports no room. Composition
-roots (app, cli, workers, the worker process, the model registry, the routes' dependencies, the
-site) put the rooms together and may import any of them; no room imports a root but `db` and
-`deps`, which rooms use for sessions and route dependencies.
+ORDER runs from the bottom up. Plumbing comes first (the clock and ids, the guarded HTTP client,
+settings, errors, SMTP, database sessions, route dependencies, what arrives over HTTP): it knows
+nothing of leads. The rooms follow in the order a lead meets them (the catalogue, addresses,
+intake, funnel events, delivery's outbox, privacy, routing, the reports), then signing in
+(`access`) below the two rooms people sign in to, the provider portal and the console. Each
+package may import those before it, never one after. Composition roots (the app, the CLI, the
+workers, the schema that gathers every table, the site) put the rooms together: they may import
+any package, and no package imports them but another root.
+
+    python scripts/package_graph.py    prints the graph, its two-way pairs and any arrow against ORDER
 """
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from test_import_graph import import_graph
 
-PLUMBING = {"kernel", "outbound", "settings", "errors", "terminal", "mail"}
-ROOTS = {"app", "cli", "workers", "worker_process", "devserver", "db", "deps", "web", "__init__"}
-USED_BY_ROOMS = {"db", "deps"}
-# Within a level, packages may import each other: intake checks addresses, and address
-# suggestions share intake's per-client limits.
-LEVELS = [
-    {"catalog"},
-    {"address", "intake"},
-    {"events"},
-    {"delivery"},
-    {"privacy"},
-    {"routing"},
-    {"reporting"},
-    {"access"},
-    {"portal"},
-    {"console", "ops", "security"},
+ORDER = [
+    # plumbing
+    "kernel", "outbound", "settings", "errors", "terminal", "mail", "db", "deps", "inbound",
+    # rooms
+    "catalog", "address", "intake", "events", "delivery", "privacy", "routing", "reporting",
+    "access", "portal", "console", "ops", "security",
 ]
+PLUMBING = set(ORDER[: ORDER.index("catalog")])
+ROOTS = {"app", "cli", "workers", "worker_process", "devserver", "web", "schema", "api_schema", "__init__"}
+README = Path(__file__).resolve().parents[3] / "README.md"
 
 
 def package_of(module: str) -> str:
@@ -52,12 +50,9 @@ def package_arrows(graph: dict[str, set[str]]) -> dict[tuple[str, str], tuple[st
 def allowed(source: str, target: str) -> bool:
     if source in ROOTS:
         return True
-    if source in PLUMBING:
-        return target in PLUMBING
-    if target in PLUMBING or target in USED_BY_ROOMS:
-        return True
-    level = {package: n for n, packages in enumerate(LEVELS) for package in packages}
-    return source in level and target in level and level[target] <= level[source]
+    if target in ROOTS or source not in ORDER or target not in ORDER:
+        return False
+    return ORDER.index(target) < ORDER.index(source)
 
 
 def forbidden_arrows(graph: dict[str, set[str]]) -> list[str]:
@@ -65,14 +60,38 @@ def forbidden_arrows(graph: dict[str, set[str]]) -> list[str]:
             for (a, b), example in package_arrows(graph).items() if not allowed(a, b)]
 
 
+def two_way_pairs(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    arrows = package_arrows(graph)
+    return sorted((a, b) for a, b in arrows if a < b and (b, a) in arrows)
+
+
+def readme_order(text: str) -> list[str]:
+    """The packages the README's layout names, in its order: lines "- `name/` ..." or "- `name.py` ..."."""
+    section = text.split("## Layout", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"^\s*[-*] `([a-z_]+)(?:/|\.py)`", section, flags=re.MULTILINE)
+
+
 def test_every_arrow_between_packages_points_down():
     assert forbidden_arrows(import_graph()) == []
 
 
+def test_no_two_packages_import_each_other():
+    assert two_way_pairs(import_graph()) == []
+
+
 def test_every_package_has_a_place():
     packages = {package_of(module) for module in import_graph()}
-    placed = PLUMBING | ROOTS | set().union(*LEVELS)
-    assert packages <= placed, f"give these a level, or name them plumbing or a root: {packages - placed}"
+    assert packages <= set(ORDER) | ROOTS, f"place these in ORDER or ROOTS: {packages - set(ORDER) - ROOTS}"
+
+
+def test_the_readme_lists_the_packages_in_this_order():
+    listed = [name for name in readme_order(README.read_text()) if name in ORDER]
+    assert listed == ORDER
+
+
+def test_the_readme_names_every_package():
+    packages = {package_of(module) for module in import_graph()} - {"__init__"}
+    assert packages <= set(readme_order(README.read_text()))
 
 
 def test_a_planted_arrow_upwards_is_caught():
@@ -83,3 +102,18 @@ def test_a_planted_arrow_upwards_is_caught():
         "delivery -> privacy (servicematch.delivery.worker imports servicematch.privacy.notices)"]
     plumbing_upwards = {**graph, "servicematch.mail.transport": {"servicematch.delivery.outbox"}}
     assert any(arrow.startswith("mail -> delivery") for arrow in forbidden_arrows(plumbing_upwards))
+    into_a_root = {**graph, "servicematch.console.leads": graph["servicematch.console.leads"] | {"servicematch.app"}}
+    assert any(arrow.startswith("console -> app") for arrow in forbidden_arrows(into_a_root))
+
+
+def test_a_planted_two_way_pair_is_caught():
+    graph = import_graph()
+    planted = {**graph, "servicematch.address.router": graph["servicematch.address.router"]
+               | {"servicematch.intake.checks"},
+               "servicematch.intake.checks": graph["servicematch.intake.checks"] | {"servicematch.address.router"}}
+    assert ("address", "intake") in two_way_pairs(planted)
+
+
+def test_the_readme_order_is_read_from_its_layout():
+    text = "# x\n- `app.py` no\n## Layout\n- `kernel/` clock\n  - `db/` sessions\n- `app.py` root\n## Next\n- `console/`\n"
+    assert readme_order(text) == ["kernel", "db", "app"]

@@ -10,7 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from servicematch.delivery.models import Delivery
-from servicematch.intake.crypto import cipher_for
+from servicematch.kernel.crypto import cipher_for
 from servicematch.kernel.orm import Base
 
 # In the specification's whsec_ form: base64 of b"provider-webhook-secret-for-tests" (the buyer's

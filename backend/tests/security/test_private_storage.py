@@ -9,8 +9,8 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
-from servicematch.db.migrate import upgrade
 from servicematch.db.session import make_engine
+from servicematch.schema.migrate import upgrade
 
 MARKER = "203.0.113.99 Mozilla/5.0 https://site.example/?email=leak@example.com"
 

@@ -20,7 +20,7 @@ COMMITTED = ROOT / "frontend" / "src" / "lib" / "api-schema.ts"
 def test_the_committed_api_types_match_the_schema(tmp_path):
     schema = tmp_path / "openapi.json"
     schema.write_text(subprocess.run(
-        [sys.executable, "-m", "servicematch.web.api_schema"], check=True, capture_output=True, text=True, cwd=ROOT,
+        [sys.executable, "-m", "servicematch.api_schema"], check=True, capture_output=True, text=True, cwd=ROOT,
     ).stdout)
     generated = tmp_path / "api-schema.ts"
     subprocess.run([str(GENERATOR), str(schema), "-o", str(generated), "--silent"], check=True, cwd=ROOT)

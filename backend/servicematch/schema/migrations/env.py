@@ -5,7 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine, pool
 
-from servicematch.db.registry import metadata
+from servicematch.schema.registry import metadata
 
 config = context.config
 target_metadata = metadata

@@ -88,7 +88,7 @@ def upgrade() -> None:
         batch_op.create_index("ix_deliveries_buyer_id", ["buyer_id"])
         batch_op.create_foreign_key("fk_deliveries_buyer_id_buyers", "buyers", ["buyer_id"], ["id"],
                                     ondelete="SET NULL")
-    # Rate limits live in memory or Redis now (intake/ratelimit.py).
+    # Rate limits live in memory or Redis now (inbound/ratelimit.py).
     op.drop_index("ix_rate_limit_counters_expires_at", table_name="rate_limit_counters")
     op.drop_table("rate_limit_counters")
 

@@ -1,6 +1,6 @@
 """Print the API's OpenAPI schema, from which the build generates the browser's TypeScript types.
 
-    python -m servicematch.web.api_schema > schema.json   (make api-types runs it)
+    python -m servicematch.api_schema > schema.json   (make api-types runs it)
 """
 
 from __future__ import annotations

@@ -11,17 +11,27 @@ import uuid
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Protocol
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from servicematch.kernel.keys import KEY_BYTES, decode_data_key
-from servicematch.settings import Settings
 
 NONCE_BYTES = 12
 # First byte of every ciphertext, so a future key or format change can tell old rows apart.
 FORMAT_VERSION = b"\x01"
+
+
+class KeySettings(Protocol):
+    """Where the data key comes from: `Settings` has both (the kernel reads no settings module)."""
+
+    @property
+    def data_key(self) -> str: ...
+
+    @property
+    def data_key_file(self) -> Path: ...
 
 
 class DataKeyError(RuntimeError):
@@ -94,7 +104,7 @@ def _cipher(data_key: str, data_key_file: str) -> DataCipher:
     return DataCipher(aead=AESGCM(key), lookup_key=lookup_key)
 
 
-def cipher_for(settings: Settings) -> DataCipher:
+def cipher_for(settings: KeySettings) -> DataCipher:
     """The cipher for these settings: the configured key, else the generated key file."""
     return _cipher(settings.data_key, str(settings.data_key_file))
 

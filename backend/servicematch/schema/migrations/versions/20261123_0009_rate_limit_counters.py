@@ -1,4 +1,4 @@
-"""rate_limit_counters: per-client hit counts every web process shares (intake/ratelimit.py)
+"""rate_limit_counters: per-client hit counts every web process shares (inbound/ratelimit.py)
 
 Revision ID: 20261123_0009
 Revises: 20261123_0008
