@@ -1,17 +1,13 @@
-import { lazy, Suspense, type ComponentType } from 'react'
-import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router'
+import { createBrowserRouter, RouterProvider } from 'react-router'
+import { lazyPage as page } from '../shell/lazy-page'
+import { SignedInGate } from '../shell/ui'
 import { ConsoleLayout } from './layout'
 import { BASENAME, PATHS } from './paths'
 import { SessionProvider, useSession } from './session'
 import { SignIn } from './sign-in'
-import { ErrorNotice, Loading } from './ui'
+import { ErrorNotice } from './ui'
 
 // Each page is its own chunk: the sign-in form does not wait for the charting library.
-const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'element'> => {
-  const Page = lazy(load)
-  return { element: <Suspense fallback={<Loading />}><Page /></Suspense> }
-}
-
 const router = createBrowserRouter(
   [
     {
@@ -36,11 +32,12 @@ const router = createBrowserRouter(
 )
 
 function Gate() {
-  const { operator, checking, loadError } = useSession()
-  if (checking) return <Loading label="Checking your session…" />
-  // Signed out on any path: sign in here, then the page asked for opens.
-  if (!operator) return <SignIn loadError={loadError} />
-  return <RouterProvider router={router} />
+  const { session, checking } = useSession()
+  return (
+    <SignedInGate checking={checking} signedIn={session !== null} signIn={<SignIn />}>
+      <RouterProvider router={router} />
+    </SignedInGate>
+  )
 }
 
 export function ConsoleApp() {

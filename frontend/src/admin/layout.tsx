@@ -1,9 +1,9 @@
-import { Activity, FileText, Gavel, Inbox, LayoutDashboard, LogOut, ReceiptText, Send, Star, Users } from 'lucide-react'
-import { NavLink, Outlet } from 'react-router'
+import { Activity, FileText, Gavel, Inbox, LayoutDashboard, ReceiptText, Send, Star, Users } from 'lucide-react'
+import { PageNav, SignedInFrame, SignOutButton, type NavItem } from '../shell/layout'
 import { PATHS } from './paths'
 import { useOperator, useSession } from './session'
 
-const NAV = [
+const NAV: NavItem[] = [
   { to: PATHS.dashboard, label: 'Dashboard', icon: LayoutDashboard, end: true },
   { to: PATHS.leads, label: 'Leads', icon: FileText, end: false },
   { to: PATHS.deliveries, label: 'Deliveries', icon: Send, end: false },
@@ -24,32 +24,21 @@ export function ConsoleLayout() {
   const operator = useOperator()
   const { signOut } = useSession()
   return (
-    <div className="min-h-screen">
-      <header className="bg-brand-900 text-white">
+    <SignedInFrame className="min-h-screen" mainClassName="mx-auto max-w-7xl px-4 py-6" header={
+      <>
         <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-2 px-4 pt-3">
           <p className="font-bold">ServiceMatch console</p>
           <div className="flex min-w-0 items-center gap-3 text-sm">
             <span className="truncate" title={operator.email}>
               {operator.email} <span className="rounded bg-white/15 px-1.5 py-0.5 text-xs">{operator.role}</span>
             </span>
-            <button type="button" onClick={() => void signOut()}
-              className="inline-flex min-h-11 items-center gap-1 rounded-md px-2 text-blue-100 hover:bg-white/10 hover:text-white focus-visible:outline-2 focus-visible:outline-white">
-              <LogOut size={16} aria-hidden="true" /> Sign out
-            </button>
+            <SignOutButton signOut={signOut} iconSize={16}
+              className="inline-flex min-h-11 items-center gap-1 rounded-md px-2 text-blue-100 hover:bg-white/10 hover:text-white focus-visible:outline-2 focus-visible:outline-white" />
           </div>
         </div>
         {/* Wraps onto a second row on a phone, so every page stays in sight and one tap away. */}
-        <nav aria-label="Console" className="mx-auto flex max-w-7xl flex-wrap gap-1 px-4 py-2">
-          {NAV.map(({ to, label, icon: Icon, end }) => (
-            <NavLink key={to} to={to} end={end} className={linkClass}>
-              <Icon size={16} aria-hidden="true" /> {label}
-            </NavLink>
-          ))}
-        </nav>
-      </header>
-      <main className="mx-auto max-w-7xl px-4 py-6">
-        <Outlet />
-      </main>
-    </div>
+        <PageNav label="Console" className="mx-auto flex max-w-7xl flex-wrap gap-1 px-4 py-2" items={NAV} linkClass={linkClass} iconSize={16} />
+      </>
+    } />
   )
 }

@@ -1,4 +1,6 @@
 // Shapes of the operator console API (docs/console-api.md is the contract; the server decides).
+// Only the answers the server's OpenAPI schema leaves as untyped objects are written out here; every
+// shape the schema names (applications, credits, reviews, invitations) comes from lib/api-schema.ts.
 
 export type Role = 'admin' | 'analyst'
 
@@ -122,10 +124,7 @@ export interface LeadRow {
   revokedAt: string | null
 }
 
-export interface Page<T> {
-  items: T[]
-  nextCursor: string | null
-}
+export type { Page } from '../shell/use-api'
 
 export interface DeliveryAttempt {
   at: string

@@ -1,5 +1,6 @@
 // Small building blocks every console page shares.
 import { cloneElement, useId, type ReactElement, type ReactNode } from 'react'
+import { Notice } from '../shell/ui'
 import type { StatusCounts } from './types'
 
 const BUTTON =
@@ -87,18 +88,16 @@ export function PageTitle({ children, actions }: { children: ReactNode; actions?
   )
 }
 
+export { Loading } from '../shell/ui'
+
+const NOTICE = { rounded: 'rounded-md', padding: 'px-3 py-2' }
+
 export function ErrorNotice({ message }: { message: string | null | undefined }) {
-  if (!message) return null
-  return <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">{message}</p>
+  return <Notice kind="error" message={message} {...NOTICE} />
 }
 
 export function SuccessNotice({ message }: { message: string | null | undefined }) {
-  if (!message) return null
-  return <p role="status" className="rounded-md bg-green-50 px-3 py-2 text-sm text-green-800">{message}</p>
-}
-
-export function Loading({ label = 'Loading…' }: { label?: string }) {
-  return <p role="status" className="py-6 text-sm text-slate-500">{label}</p>
+  return <Notice kind="success" message={message} {...NOTICE} />
 }
 
 const STATUS_COLOURS: Record<string, string> = {

@@ -3,10 +3,11 @@ import { UNSAFE_RouteContext, useLocation, useRoutes, type Location, type RouteO
 import { FunnelHeader, SiteHeader } from '../components/site-header'
 import { FunnelFooter } from '../components/funnel-footer'
 import { SiteFooter } from '../components/site-footer'
+import { paths } from '../lib/paths'
 import { useMarkInteractive } from '../lib/typed-before-hydration'
 import { captureUrlParams } from '../lib/url-params'
 import MarketingPartnersModal from '../pages/marketing-partners'
-import { isFunnelPath, paths } from './routes'
+import { isFunnelPath } from './routes'
 import { ScrollToTop } from './scroll-to-top'
 import { usePageMetadata } from './use-page-metadata'
 

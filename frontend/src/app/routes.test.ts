@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { isFunnelPath, paths } from './routes'
+import { paths } from '../lib/paths'
+import { isFunnelPath } from './routes'
 
 describe('isFunnelPath', () => {
   it.each(['/form/hvac', '/form/hvac/tx', '/call/final-expense-ib', '/call-thanks', '/thank-you', '/disqualified'])(

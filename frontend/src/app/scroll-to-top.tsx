@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react'
 import { useLocation } from 'react-router'
-import { paths } from './routes'
+import { paths } from '../lib/paths'
 
 /** Scroll to the top on every route change, except when a modal opens over the page or closes. */
 export function ScrollToTop() {

@@ -1,4 +1,4 @@
-import { paths } from '../app/routes'
+import { paths } from '../lib/paths'
 import type { CatalogData, Category, ServiceSummary } from '../lib/types'
 
 /** A category's services in its display order, each with the page it links to. */

@@ -1,6 +1,6 @@
 import { Link, useLocation } from 'react-router'
-import { paths } from '../app/routes'
 import { useCatalogState } from '../lib/catalog-context'
+import { paths } from '../lib/paths'
 import { findService, matchServicePath } from '../lib/service-lookup'
 import { PrivacyControlNotice } from './privacy-control-notice'
 

@@ -1,5 +1,5 @@
 import { Link } from 'react-router'
-import { paths } from '../app/routes'
+import { paths } from '../lib/paths'
 
 export function Logo({ brandName = 'ServiceMatch' }: { brandName?: string }) {
   return (

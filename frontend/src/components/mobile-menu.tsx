@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { Link, useLocation } from 'react-router'
-import { paths } from '../app/routes'
+import { paths } from '../lib/paths'
 import type { CatalogData } from '../lib/types'
 import { servicesOf } from './catalog-links'
 import { keepFocusInside } from './focus-trap'

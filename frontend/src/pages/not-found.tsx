@@ -1,6 +1,6 @@
-import { paths } from '../app/routes'
 import { ButtonLink } from '../components/button'
 import { Container } from '../components/container'
+import { paths } from '../lib/paths'
 
 /** Shown for a catalogue entry that does not exist (unknown category or service). */
 export default function NotFoundPage({ title = 'Page Not Found', message }: { title?: string; message?: string }) {

@@ -1,7 +1,7 @@
 // The informational sections of a service page (spec section 2, Service page).
 import { Link } from 'react-router'
-import { paths } from '../app/routes'
 import { SectionHeading } from '../components/section-heading'
+import { paths } from '../lib/paths'
 import type { ServiceConfig } from '../lib/types'
 
 const REASONS = [

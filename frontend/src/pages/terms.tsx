@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
-import { paths } from '../app/routes'
 import { useCatalogState } from '../lib/catalog-context'
+import { paths } from '../lib/paths'
 import { StaticPage } from './static-page'
 
 export const TERMS_UPDATED = 'November 23rd 2026'

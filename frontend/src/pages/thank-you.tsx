@@ -2,9 +2,9 @@ import { CircleCheck, Clock, Hash, Mail, PhoneCall, ShieldCheck, Star } from 'lu
 import { Link, Navigate, useLocation } from 'react-router'
 import { FullScreenLoader, LOADER_MS, useElapsed } from '../components/full-screen-loader'
 import { outcomeOf, STATUS_GRACE_MS, useLeadStatus } from '../features/lead-status/lead-status'
-import type { Accepted } from '../features/questionnaire/submit'
 import { ratingInWords } from '../lib/rating'
 import { useCompleteRegistration } from '../lib/third-party/use-complete-registration'
+import type { Accepted } from '../questionnaire/submit'
 
 /** What the lead form hands over after the server accepted the request. */
 type ThankYouState = Partial<Accepted> & { successMessage?: string }

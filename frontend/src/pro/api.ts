@@ -1,7 +1,7 @@
 // The portal's API client (/api/pro, backend/servicematch/portal/router.py) and its shapes, from
 // the server's OpenAPI schema (lib/api-schema.ts).
 import type { components } from '../lib/api-schema'
-import { createSessionClient, SessionApiError } from '../lib/session-client'
+import { createSessionClient, SessionApiError } from '../shell/session-client'
 
 type Schemas = components['schemas']
 

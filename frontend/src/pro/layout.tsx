@@ -1,5 +1,4 @@
-import { LogOut } from 'lucide-react'
-import { NavLink, Outlet } from 'react-router'
+import { PageNav, SignedInFrame, SignOutButton } from '../shell/layout'
 import { NAV } from './paths'
 import { useSession, useSignedIn } from './session'
 import { BrandMark } from './ui'
@@ -15,31 +14,21 @@ export function PortalLayout() {
   const { provider, account } = useSignedIn()
   const { signOut } = useSession()
   return (
-    <div className="min-h-screen pb-20 md:pb-0">
-      <header className="bg-brand-900 text-white">
+    <SignedInFrame className="min-h-screen pb-20 md:pb-0" mainClassName="mx-auto max-w-3xl px-4 py-6" header={
+      <>
         <div className="mx-auto flex max-w-3xl items-center justify-between gap-3 px-4 py-3">
           <BrandMark inverted />
-          <button type="button" onClick={() => void signOut()}
-            className="inline-flex min-h-11 shrink-0 items-center gap-1 whitespace-nowrap rounded-md px-2 text-sm text-blue-100 hover:bg-white/10 hover:text-white focus-visible:outline-2 focus-visible:outline-white">
-            <LogOut size={18} aria-hidden="true" /> Sign out
-          </button>
+          <SignOutButton signOut={signOut} iconSize={18}
+            className="inline-flex min-h-11 shrink-0 items-center gap-1 whitespace-nowrap rounded-md px-2 text-sm text-blue-100 hover:bg-white/10 hover:text-white focus-visible:outline-2 focus-visible:outline-white" />
         </div>
         <div className="mx-auto flex max-w-3xl flex-wrap items-center justify-between gap-2 px-4 pb-3">
           <p className="min-w-0 truncate text-sm text-blue-100" title={account.email}>
             <span className="font-semibold text-white">{provider.name}</span> · {account.email}
           </p>
-          <nav aria-label="Portal" className="fixed inset-x-0 bottom-0 z-10 flex border-t border-slate-200 bg-white md:static md:border-0 md:bg-transparent md:gap-1">
-            {NAV.map(({ to, label, icon: Icon, end }) => (
-              <NavLink key={to} to={to} end={end} className={linkClass}>
-                <Icon size={20} aria-hidden="true" /> {label}
-              </NavLink>
-            ))}
-          </nav>
+          <PageNav label="Portal" items={NAV} linkClass={linkClass} iconSize={20}
+            className="fixed inset-x-0 bottom-0 z-10 flex border-t border-slate-200 bg-white md:static md:border-0 md:bg-transparent md:gap-1" />
         </div>
-      </header>
-      <main className="mx-auto max-w-3xl px-4 py-6">
-        <Outlet />
-      </main>
-    </div>
+      </>
+    } />
   )
 }

@@ -1,4 +1,5 @@
-import { ShieldCheck, Tag, UserRound, Wallet, type LucideIcon } from 'lucide-react'
+import { ShieldCheck, Tag, UserRound, Wallet } from 'lucide-react'
+import type { NavItem } from '../shell/layout'
 
 // Every portal path in one place (the router mounts them under /pro).
 export const BASENAME = '/pro'
@@ -20,7 +21,7 @@ export const PATHS = {
 export const offerPath = (offerId: string) => `${PATHS.offers}/${encodeURIComponent(offerId)}`
 
 // The portal's navigation: what a provider uses most comes first, under the thumb on a phone.
-export const NAV: { to: string; label: string; icon: LucideIcon; end: boolean }[] = [
+export const NAV: NavItem[] = [
   { to: PATHS.offers, label: 'Offers', icon: Tag, end: false },
   { to: PATHS.money, label: 'Money', icon: Wallet, end: true },
   { to: PATHS.profile, label: 'Profile', icon: UserRound, end: true },

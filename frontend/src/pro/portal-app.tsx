@@ -1,5 +1,7 @@
-import { lazy, Suspense, type ComponentType, type ReactNode } from 'react'
-import { createBrowserRouter, Navigate, RouterProvider, type RouteObject } from 'react-router'
+import { lazy, Suspense, type ReactNode } from 'react'
+import { createBrowserRouter, Navigate, RouterProvider } from 'react-router'
+import { lazyPage as page } from '../shell/lazy-page'
+import { SignedInGate } from '../shell/ui'
 import { PortalLayout } from './layout'
 import { BASENAME, PATHS } from './paths'
 import { SessionProvider, useSession } from './session'
@@ -7,17 +9,11 @@ import { SignIn } from './sign-in'
 import { ErrorNotice, Loading } from './ui'
 
 // Each page is its own chunk: the sign-in form does not wait for the profile's form.
-const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'element'> => {
-  const Page = lazy(load)
-  return { element: <Suspense fallback={<Loading />}><Page /></Suspense> }
-}
 const ChoosePassword = lazy(() => import('./choose-password-page'))
 
 function SignedInOnly({ children }: { children: ReactNode }) {
   const { session, checking } = useSession()
-  if (checking) return <Loading label="Checking your session…" />
-  // Signed out on any path: sign in here, then the page asked for opens.
-  return session ? children : <SignIn />
+  return <SignedInGate checking={checking} signedIn={session !== null} signIn={<SignIn />}>{children}</SignedInGate>
 }
 
 const router = createBrowserRouter(

@@ -1,22 +1,21 @@
 // Building blocks of the portal's pages: made for a phone first (large tap targets, one column).
 import type { ReactNode } from 'react'
+import { Notice } from '../shell/ui'
 
 export const inputClass =
   'w-full rounded-lg border border-slate-300 bg-white px-3 py-3 text-base text-slate-900 ' +
   'focus-visible:outline-2 focus-visible:outline-brand-600 aria-invalid:border-red-600'
 
+export { Loading } from '../shell/ui'
+
+const NOTICE = { rounded: 'rounded-lg', padding: 'px-4 py-3' }
+
 export function ErrorNotice({ message }: { message: string | null | undefined }) {
-  if (!message) return null
-  return <p role="alert" className="rounded-lg bg-red-50 px-4 py-3 text-sm text-red-800">{message}</p>
+  return <Notice kind="error" message={message} {...NOTICE} />
 }
 
 export function SuccessNotice({ message }: { message: string | null | undefined }) {
-  if (!message) return null
-  return <p role="status" className="rounded-lg bg-green-50 px-4 py-3 text-sm text-green-800">{message}</p>
-}
-
-export function Loading({ label = 'Loading…' }: { label?: string }) {
-  return <p role="status" className="py-6 text-sm text-slate-500">{label}</p>
+  return <Notice kind="success" message={message} {...NOTICE} />
 }
 
 export function Card({ title, children, id }: { title: string; children: ReactNode; id: string }) {

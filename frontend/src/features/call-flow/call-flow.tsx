@@ -1,19 +1,17 @@
-import { useEffect, useMemo, useRef, type ReactNode } from 'react'
+import { useMemo, useRef, type ReactNode } from 'react'
 import { useNavigate } from 'react-router'
-import { paths } from '../../app/routes'
 import { SubmitTrust } from '../../components/submit-trust'
 import { sendServiceEvent } from '../../lib/funnel-events'
+import { paths } from '../../lib/paths'
 import { collectClickData } from '../../lib/third-party/click'
-import { getRecaptchaToken, preloadRecaptcha } from '../../lib/third-party/recaptcha'
-import { loadTrustedForm, readCertificateUrl } from '../../lib/third-party/trustedform'
+import { readCertificateUrl } from '../../lib/third-party/trustedform'
 import type { CatalogData, ServiceConfig } from '../../lib/types'
-import type { FieldProps } from '../questionnaire/fields/field-props'
-import { RECAPTCHA_FAILED } from '../questionnaire/messages'
-import { QuestionnaireForm } from '../questionnaire/questionnaire-form'
-import { initialValues } from '../questionnaire/steps'
-import { newRequestId, submitLead } from '../questionnaire/submit'
-import { useQuestionnaire, type QuestionnairePolicy } from '../questionnaire/use-questionnaire'
-import { firstContactFields } from '../questionnaire/validation'
+import type { FieldProps } from '../../questionnaire/fields/field-props'
+import { useLeadSending } from '../../questionnaire/lead-sending'
+import { QuestionnaireForm } from '../../questionnaire/questionnaire-form'
+import { initialValues } from '../../questionnaire/steps'
+import { useQuestionnaire, type QuestionnairePolicy } from '../../questionnaire/use-questionnaire'
+import { firstContactFields } from '../../questionnaire/validation'
 import { CallCentreClosed } from './call-centre-closed'
 import { useCallCentre } from './call-hours'
 import { PhoneLink } from './phone-link'
@@ -23,7 +21,6 @@ import { ageDisqualification, buildCallPayload, callFlowFields, previousStepInde
 // server stores one lead however many tries reach it; the visitor gets the number to call either way.
 const SEND_TRIES = 3
 const RETRY_DELAY_MS = 1000
-const isRetryable = (status: number) => status === 0 || status >= 500
 
 /** The call-flow questionnaire of spec sections 2 and 4; ends on /call-thanks with the number to call.
  * Its policy over the shared questionnaire: the service's own fields only, the first e-mail and phone
@@ -43,13 +40,8 @@ export function CallFlow({
   const navigate = useNavigate()
   const config = catalog.config
   const fields = useMemo(() => callFlowFields(service), [service])
-  const requestId = useRef(newRequestId())
+  const sending = useLeadSending(config)
   const container = useRef<HTMLDivElement>(null)
-
-  useEffect(() => {
-    if (config.trustedformEnabled) loadTrustedForm()
-    if (config.recaptchaSiteKey) preloadRecaptcha(config.recaptchaSiteKey)
-  }, [config.trustedformEnabled, config.recaptchaSiteKey])
 
   const policy: QuestionnairePolicy = {
     // A date that does not exist or lies ahead is told on its step, before any age is worked out.
@@ -62,33 +54,16 @@ export function CallFlow({
     },
     stepAfterDisqualified: previousStepIndex,
     async submit(values, { setBusy, setAlert }) {
-      let recaptchaToken: string | undefined
-      if (config.recaptchaSiteKey) {
-        const token = await getRecaptchaToken(config.recaptchaSiteKey)
-        if (!token) {
-          setAlert(RECAPTCHA_FAILED)
-          return setBusy('idle')
-        }
-        recaptchaToken = token
-      }
-      const payload = buildCallPayload({
-        service, fields, values, click: collectClickData(readCertificateUrl()), requestId: requestId.current, recaptchaToken,
-      })
-      for (let attempt = 1; attempt <= SEND_TRIES; attempt += 1) {
-        const result = await submitLead(payload, '/api/call-submit')
-        if (result.ok) {
-          sendServiceEvent('submitted', service)
-          break
-        }
+      const ticket = await sending.ticket({ setBusy, setAlert })
+      if (!ticket) return
+      const payload = buildCallPayload({ service, fields, values, click: collectClickData(readCertificateUrl()), ...ticket })
+      const result = await sending.send(payload, '/api/call-submit', {
+        tries: SEND_TRIES,
+        retryDelayMs: RETRY_DELAY_MS,
         // Spec section 8: the visitor still gets the number to call; the failure is only logged.
-        console.error('Failed to submit form', result.status)
-        if (!isRetryable(result.status)) {
-          // Refused answers will be corrected into a new request.
-          requestId.current = newRequestId()
-          break
-        }
-        if (attempt < SEND_TRIES) await new Promise((resolve) => window.setTimeout(resolve, RETRY_DELAY_MS))
-      }
+        onFailure: (status) => console.error('Failed to submit form', status),
+      })
+      if (result.ok) sendServiceEvent('submitted', service)
       navigate(paths.callThanks, {
         state: {
           phoneNumber: service.ringbaPhoneNumber,

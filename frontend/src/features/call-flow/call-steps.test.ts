@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { field } from '../questionnaire/test-fields'
+import { field } from '../../questionnaire/test-fields'
 import { ageDisqualification, buildCallPayload, callFlowFields, formatAddress, previousStepIndex } from './call-steps'
 
 const today = new Date(2026, 5, 15)

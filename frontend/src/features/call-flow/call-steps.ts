@@ -1,8 +1,9 @@
 // The call flow's pure rules (spec sections 2, 4 and 5): steps from 1, age bounds, the payload.
 import type { ClickData } from '../../lib/third-party/click'
 import type { FieldDefinition, ServiceConfig } from '../../lib/types'
-import { ageOn, isCompleteDate, nationalNumber, phoneDigits } from '../questionnaire/formats'
-import type { FormValues } from '../questionnaire/steps'
+import { ageOn, isCompleteDate, nationalNumber, phoneDigits } from '../../questionnaire/formats'
+import type { PayloadParts } from '../../questionnaire/lead-sending'
+import type { FormValues } from '../../questionnaire/steps'
 
 export const CALL_FLOW_DEFAULT_STEP = 1
 export const AGE_SUGGESTION = 'Please contact your local insurance provider for coverage options.'
@@ -51,20 +52,8 @@ export interface CallSubmitPayload {
 }
 
 /** The body of POST /api/call-submit (docs/lead-payload.md): every field id with its entered string. */
-export function buildCallPayload({
-  service,
-  fields,
-  values,
-  click,
-  requestId,
-  recaptchaToken,
-}: {
+export function buildCallPayload({ service, fields, values, click, requestId, recaptchaToken }: PayloadParts & {
   service: Pick<ServiceConfig, 'id' | 'vertical'>
-  fields: FieldDefinition[]
-  values: FormValues
-  click: ClickData
-  requestId: string
-  recaptchaToken?: string
 }): CallSubmitPayload {
   const answer = (field: FieldDefinition) => {
     const value = (values[field.id] ?? '').trim()

@@ -1,21 +1,20 @@
-import { useEffect, useMemo, useRef, type ReactNode } from 'react'
+import { useMemo, useRef, type ReactNode } from 'react'
 import { useLocation, useNavigate } from 'react-router'
-import { paths } from '../../app/routes'
 import { SubmitTrust } from '../../components/submit-trust'
 import { useCatalogState } from '../../lib/catalog-context'
 import { sendServiceEvent } from '../../lib/funnel-events'
+import { paths } from '../../lib/paths'
 import { readJson, removeKey, STORAGE_KEYS, type StoredAddress } from '../../lib/storage-keys'
 import { collectClickData } from '../../lib/third-party/click'
-import { getRecaptchaToken, preloadRecaptcha } from '../../lib/third-party/recaptcha'
-import { loadTrustedForm, waitForCertificate } from '../../lib/third-party/trustedform'
+import { waitForCertificate } from '../../lib/third-party/trustedform'
 import type { CatalogData, ServiceConfig } from '../../lib/types'
 import { captureUrlParams, storedBaseFields } from '../../lib/url-params'
-import { useFieldAttention } from '../questionnaire/field-focus'
-import { RECAPTCHA_FAILED, REQUIRED_FIELD, SUBMIT_FAILED, tooManyRequests } from '../questionnaire/messages'
-import { QuestionnaireForm } from '../questionnaire/questionnaire-form'
-import { initialValues, mergeFields } from '../questionnaire/steps'
-import { newRequestId, submitLead } from '../questionnaire/submit'
-import { useQuestionnaire, type QuestionnairePolicy } from '../questionnaire/use-questionnaire'
+import { useFieldAttention } from '../../questionnaire/field-focus'
+import { useLeadSending } from '../../questionnaire/lead-sending'
+import { REQUIRED_FIELD, SUBMIT_FAILED, tooManyRequests } from '../../questionnaire/messages'
+import { QuestionnaireForm } from '../../questionnaire/questionnaire-form'
+import { initialValues, mergeFields } from '../../questionnaire/steps'
+import { useQuestionnaire, type QuestionnairePolicy } from '../../questionnaire/use-questionnaire'
 import { buildLeadPayload, errorsByFieldId } from './payload'
 
 interface LeadFormProps {
@@ -50,14 +49,9 @@ function LeadFormSteps({ service, stateCode, intro, catalog }: LeadFormProps & {
     () => Object.fromEntries(catalog.site.states.map((state) => [state.value, state.label])),
     [catalog],
   )
-  const requestId = useRef(newRequestId())
+  const sending = useLeadSending(config)
   const container = useRef<HTMLDivElement>(null)
   const { flashing, attend } = useFieldAttention()
-
-  useEffect(() => {
-    if (config.trustedformEnabled) loadTrustedForm()
-    if (config.recaptchaSiteKey) preloadRecaptcha(config.recaptchaSiteKey)
-  }, [config.trustedformEnabled, config.recaptchaSiteKey])
 
   const policy: QuestionnairePolicy = {
     localChecks: (stepFields) => stepFields,
@@ -65,20 +59,11 @@ function LeadFormSteps({ service, stateCode, intro, catalog }: LeadFormProps & {
     stateLabels,
     onProblem: attend,
     async submit(values, { setBusy, setAlert, showFieldErrors }) {
-      let recaptchaToken: string | undefined
-      if (config.recaptchaSiteKey) {
-        const token = await getRecaptchaToken(config.recaptchaSiteKey)
-        if (!token) {
-          setAlert(RECAPTCHA_FAILED)
-          return setBusy('idle')
-        }
-        recaptchaToken = token
-      }
+      const ticket = await sending.ticket({ setBusy, setAlert })
+      if (!ticket) return
       const trustedform = config.trustedformEnabled ? await waitForCertificate() : ''
-      const payload = buildLeadPayload({
-        service, fields, values, click: collectClickData(trustedform), requestId: requestId.current, recaptchaToken,
-      })
-      const result = await submitLead(payload, '/api/submit-form')
+      const payload = buildLeadPayload({ service, fields, values, click: collectClickData(trustedform), ...ticket })
+      const result = await sending.send(payload, '/api/submit-form')
       if (result.ok) {
         sendServiceEvent('submitted', service)
         removeKey(STORAGE_KEYS.address)
@@ -91,8 +76,6 @@ function LeadFormSteps({ service, stateCode, intro, catalog }: LeadFormProps & {
         )
         return
       }
-      // A refused request will be corrected and sent again as a new request; a failed one may be retried as is.
-      if (result.status >= 400 && result.status < 500) requestId.current = newRequestId()
       showFieldErrors(errorsByFieldId(fields, result.fields))
       setAlert(result.status === 429 ? tooManyRequests(result.retryAfterSeconds) : SUBMIT_FAILED)
       setBusy('idle')

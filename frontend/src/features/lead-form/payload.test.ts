@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ClickData } from '../../lib/third-party/click'
+import { BASE_FIELDS, field } from '../../questionnaire/test-fields'
 import { buildLeadPayload, errorsByFieldId } from './payload'
-import { BASE_FIELDS, field } from '../questionnaire/test-fields'
 
 const click: ClickData = {
   domain_url: 'https://example.test/services/hvac?subid1=abc', externalid: '', subid1: 'abc', subid2: '',

@@ -1,8 +1,8 @@
 // The submission payload of POST /api/submit-form (spec section 3, docs/lead-payload.md).
 import type { ClickData } from '../../lib/third-party/click'
 import type { FieldDefinition, ServiceConfig } from '../../lib/types'
-import { nationalNumber, phoneDigits } from '../questionnaire/formats'
-import type { FormValues } from '../questionnaire/steps'
+import { nationalNumber, phoneDigits } from '../../questionnaire/formats'
+import type { PayloadParts } from '../../questionnaire/lead-sending'
 
 export const PUBLISHER_ID = 16
 export const SOURCE_ID = 143
@@ -21,20 +21,8 @@ export interface LeadPayload {
   recaptchaToken?: string
 }
 
-export function buildLeadPayload({
-  service,
-  fields,
-  values,
-  click,
-  requestId,
-  recaptchaToken,
-}: {
+export function buildLeadPayload({ service, fields, values, click, requestId, recaptchaToken }: PayloadParts & {
   service: Pick<ServiceConfig, 'cid' | 'hiddenParams'>
-  fields: FieldDefinition[]
-  values: FormValues
-  click: ClickData
-  requestId: string
-  recaptchaToken?: string
 }): LeadPayload {
   const consumer: Record<string, string> = {}
   for (const key of BASE_KEYS) consumer[key] = (values[key] ?? '').trim()

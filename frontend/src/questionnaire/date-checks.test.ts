@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { FieldDefinition } from '../../lib/types'
+import type { FieldDefinition } from '../lib/types'
 import { dateError, localErrors } from './validation'
 
 const field = (overrides: Partial<FieldDefinition> = {}): FieldDefinition => ({

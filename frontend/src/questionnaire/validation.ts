@@ -1,5 +1,5 @@
 // Field checks of spec section 5: local rules first, then the server's /api/validate.
-import type { FieldDefinition } from '../../lib/types'
+import type { FieldDefinition } from '../lib/types'
 import { ageOn, isCompleteDate, MONTHS, nationalNumber, phoneDigits, splitDate } from './formats'
 import type { FormValues } from './steps'
 

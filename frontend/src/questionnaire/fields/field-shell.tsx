@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import type { FieldDefinition } from '../../../lib/types'
+import type { FieldDefinition } from '../../lib/types'
 import { errorId, inputId } from './field-props'
 
 /** Label, control and the error line (announced as it appears) of one field. */

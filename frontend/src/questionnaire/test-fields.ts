@@ -1,5 +1,5 @@
 // Small builders of catalogue fields for the unit tests.
-import type { FieldDefinition } from '../../lib/types'
+import type { FieldDefinition } from '../lib/types'
 
 export function field(id: string, overrides: Partial<FieldDefinition> = {}): FieldDefinition {
   return {

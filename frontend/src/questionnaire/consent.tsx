@@ -1,6 +1,6 @@
 import { Link, useLocation } from 'react-router'
-import { paths } from '../../app/routes'
-import { usePrivacyControl } from '../../lib/privacy-control'
+import { paths } from '../lib/paths'
+import { usePrivacyControl } from '../lib/privacy-control'
 
 const PARTNERS_PHRASE = /marketing partners/i
 

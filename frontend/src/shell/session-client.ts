@@ -1,5 +1,5 @@
 // A signed-in API client: the cookie session, the CSRF header on every change, one error shape.
-// The operator console (/api/console) and the provider portal (/api/pro) each make their own.
+// Each signed-in app (the operator console's /api/console, the provider portal's /api/pro) makes its own.
 
 export class SessionApiError extends Error {
   status: number

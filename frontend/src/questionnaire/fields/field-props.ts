@@ -1,4 +1,4 @@
-import type { FieldDefinition } from '../../../lib/types'
+import type { FieldDefinition } from '../../lib/types'
 
 export interface FieldProps {
   field: FieldDefinition

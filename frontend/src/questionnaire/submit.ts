@@ -1,5 +1,5 @@
 // Sending a finished questionnaire (POST /api/submit-form or /api/call-submit): what the answer means.
-import type { LeadAccepted } from '../../lib/types'
+import type { LeadAccepted } from '../lib/types'
 
 /** What an accepted submission tells the thank-you page: the reference to show, and the request id
  * and status token with which it asks what became of the request. */

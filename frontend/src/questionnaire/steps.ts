@@ -1,5 +1,5 @@
 // The lead form's step machine (spec section 4), as pure functions the component drives.
-import type { FieldDefinition, ServiceConfig } from '../../lib/types'
+import type { FieldDefinition, ServiceConfig } from '../lib/types'
 
 export type FormValues = Record<string, string>
 

@@ -2,8 +2,8 @@
 // disqualification and submit state. Each flow passes its policy: which checks run, what a
 // problem does, and how the answers are sent.
 import { useMemo, useRef, useState, type FormEvent, type RefObject } from 'react'
-import { sendServiceEvent, useFunnelViews, type FunnelService } from '../../lib/funnel-events'
-import type { FieldDefinition } from '../../lib/types'
+import { sendServiceEvent, useFunnelViews, type FunnelService } from '../lib/funnel-events'
+import type { FieldDefinition } from '../lib/types'
 import { scrollToElement } from './field-focus'
 import { advancesOnChoice, fieldsOnStep, isDisqualifying, missingRequired, stepNumbers, type FormValues } from './steps'
 import { localErrors, remoteErrors, type FieldErrors } from './validation'
