@@ -43,7 +43,7 @@ def migrate() -> None:
 @click.option("--migrate/--no-migrate", "run_migrations", default=True, show_default=True,
               help="Apply migrations before serving.")
 @click.option("--worker/--no-worker", "run_worker", default=True, show_default=True,
-              help="Run the delivery worker inside each web process.")
+              help="Run the delivery worker beside each web process, as its child process.")
 def serve(host: str, port: int, workers: int, run_migrations: bool, run_worker: bool) -> None:
     """Serve the site, the API and /docs."""
     import uvicorn

@@ -3,6 +3,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
@@ -158,3 +159,12 @@ def test_the_command_line_lists_configuration_problems_without_a_traceback(tmp_p
     assert [line.split()[0].rstrip(":") for line in listed] == [
         "SERVICEMATCH_SUBMIT_RATE_LIMIT", "SERVICEMATCH_SECRET_KEY", "SERVICEMATCH_DATA_KEY",
         "SERVICEMATCH_SITE_ORIGIN", "SERVICEMATCH_SMTP_HOST"]
+
+
+def test_every_setting_is_in_the_env_example_and_the_readme():
+    """.env.example says it lists every setting, and the README's table documents each one."""
+    root = Path(__file__).resolve().parents[2]
+    example, readme = (root / ".env.example").read_text(), (root / "README.md").read_text()
+    names = [f"SERVICEMATCH_{name.upper()}" for name in Settings.model_fields]
+    assert [name for name in names if name not in example] == []
+    assert [name for name in names if name not in readme] == []

@@ -1,1 +1,3 @@
-"""Operations endpoints: liveness and database reachability."""
+"""The twelfth room: operations endpoints, GET /api/health (the process answers and its database
+accepts a query). It needs only deps; it sits near the top because nothing depends on it.
+"""

@@ -1,4 +1,10 @@
-"""The browser's own defences and HTTP hygiene: security headers, CSP reports, methods, /docs."""
+"""The last room: the browser's own defences and HTTP hygiene around every answer. Security headers
+and the Content-Security-Policy, CSP reports, HEAD and 405, the control-character rule for query
+and path parameters, and /docs without an inline script.
+
+It comes last because create_app registers it last, so its middleware wraps every route and
+every other middleware, and because its query rule reuses intake's single-line pattern.
+"""
 
 from __future__ import annotations
 
