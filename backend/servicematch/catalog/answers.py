@@ -45,7 +45,6 @@ class ServiceSummary(BaseModel):
     flow: Literal["form", "call"]
     title: str
     description: str
-    image: str
     disclaimer: str | None
 
 

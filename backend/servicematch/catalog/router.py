@@ -29,7 +29,6 @@ def service_summary(service: ServiceConfig) -> dict[str, Any]:
         "flow": service.flow,
         "title": service.title,
         "description": service.description,
-        "image": service.image,
         "disclaimer": service.disclaimer,
     }
 

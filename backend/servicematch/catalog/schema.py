@@ -126,7 +126,6 @@ class ServiceConfig(CatalogModel):
     title: str = Field(min_length=1)
     description: str = Field(min_length=1)
     keywords: list[str] = []
-    image: str = Field(min_length=1)
     disclaimer: str | None = None
     ringbaPhoneNumber: str = ""
     ringbaJSid: str = ""
@@ -173,7 +172,6 @@ class Category(CatalogModel):
     title: str
     description: str
     keywords: list[str] = []
-    image: str
     services: list[str] = Field(min_length=1, description="Service slugs in display order")
 
 

@@ -1470,8 +1470,6 @@ export interface components {
             description: string;
             /** Id */
             id: string;
-            /** Image */
-            image: string;
             /**
              * Keywords
              * @default []
@@ -2780,8 +2778,6 @@ export interface components {
             hiddenParams: components["schemas"]["HiddenParams"];
             /** Id */
             id: string;
-            /** Image */
-            image: string;
             /**
              * Includebasefields
              * @default true
@@ -2838,8 +2834,6 @@ export interface components {
             flow: "form" | "call";
             /** Id */
             id: string;
-            /** Image */
-            image: string;
             /** Name */
             name: string;
             /** Title */

@@ -3,7 +3,7 @@ import { findService, matchServicePath, stateName } from './service-lookup'
 import type { CatalogData, ServiceSummary } from './types'
 
 const summary = (vertical: string, id: string, name: string, aliases: string[] = []): ServiceSummary => ({
-  id, vertical, name, aliases, flow: 'form', title: name, description: name, image: '', disclaimer: null,
+  id, vertical, name, aliases, flow: 'form', title: name, description: name, disclaimer: null,
 })
 
 const catalog = {
