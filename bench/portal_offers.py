@@ -39,7 +39,7 @@ from sqlalchemy import create_engine, text
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
-sys.path.insert(0, str(ROOT / "backend" / "tests" / "delivery"))
+sys.path.insert(0, str(ROOT / "backend" / "tests"))
 from delivery_receivers import SmtpReceiver
 from delivery_support import form_submission
 from server import fresh_database, machine_description, running_server, write_report_section

@@ -31,7 +31,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "e2e"))
-sys.path.insert(0, str(ROOT / "backend" / "tests" / "delivery"))
+sys.path.insert(0, str(ROOT / "backend" / "tests"))
 from delivery_support import form_submission
 from privacy_server import start_privacy_server
 from server import machine_description, write_report_section

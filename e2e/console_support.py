@@ -22,11 +22,11 @@ PASSWORD = "correct horse battery staple 42"
 WAIT_SECONDS = 20
 
 
-def _load_receivers(name: str):
-    """The delivery tests' real local HTTP receivers, shared rather than written twice."""
+def _load_receivers(name: str, folder: str = ""):
+    """The backend tests' real local HTTP receivers, shared rather than written twice."""
     if str(ROOT / "backend" / "tests") not in sys.path:  # where they find background_server
         sys.path.insert(0, str(ROOT / "backend" / "tests"))
-    path = ROOT / "backend" / "tests" / "delivery" / f"{name}.py"
+    path = ROOT / "backend" / "tests" / folder / f"{name}.py"
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules.setdefault(name, module)
@@ -36,7 +36,7 @@ def _load_receivers(name: str):
 
 HttpReceiver = _load_receivers("delivery_receivers").HttpReceiver
 # A buyer: answers pings on /ping with a set bid, and posts on /post.
-BuyerReceiver = _load_receivers("buyer_receivers").BuyerReceiver
+BuyerReceiver = _load_receivers("buyer_receivers", "routing").BuyerReceiver
 
 
 def servicematch_cli(database_url: str, *args: str, stdin: str = "", env: dict[str, str] | None = None) -> str:

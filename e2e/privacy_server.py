@@ -18,9 +18,8 @@ from pathlib import Path
 import psycopg
 
 ROOT = Path(__file__).resolve().parents[1]
-# The backend tests' stand-in receivers (delivery_receivers needs background_server beside it).
+# The backend tests' stand-in receivers (backend/tests/delivery_receivers.py).
 sys.path.insert(0, str(ROOT / "backend" / "tests"))
-sys.path.insert(0, str(ROOT / "backend" / "tests" / "delivery"))
 
 from delivery_receivers import HttpReceiver, SmtpReceiver, free_port
 from funnel_steps import Contact, complete_steps, lead_form_steps, service_config, thank_you_heading

@@ -16,7 +16,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "backend" / "tests"))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "backend" / "tests" / "delivery"))
 from delivery_support import form_submission
 from offer_rows import add_offer, portal_provider
 

@@ -6,18 +6,12 @@ from __future__ import annotations
 import base64
 import itertools
 import os
-import sys
 import uuid
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
-
-# The real receivers the delivery tests use (backend/tests/delivery/).
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "delivery"))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 from delivery_receivers import HttpReceiver, SmtpReceiver
 from delivery_support import BUYER_SECRET, FakeClock
 from privacy_support import CONTACT, PROVIDER_SECRET

@@ -16,6 +16,7 @@ import pytest
 import redis
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from intake.payloads import call_flow_payload, lead_form_payload
 
 from servicematch.app import create_app
 from servicematch.inbound.ratelimit import (
@@ -23,8 +24,6 @@ from servicematch.inbound.ratelimit import (
     SweptMemoryStorage,
     install_rate_limits,
 )
-
-from .payloads import call_flow_payload, lead_form_payload
 
 REDIS_URL = os.environ.get("SERVICEMATCH_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 WINDOW = 600

@@ -1,5 +1,5 @@
 """Matching: service, area (states, ZIPs, radius), hours, daily caps, at most three, round robin;
-providers in review mode are matched too (routing offers them the lead: tests/portal/offers/)."""
+providers in review mode are matched too (routing offers them the lead: tests/routing/offers/)."""
 
 from __future__ import annotations
 
