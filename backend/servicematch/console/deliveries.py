@@ -15,6 +15,7 @@ from servicematch.delivery.models import (
 )
 from servicematch.errors import ServiceMatchError
 from servicematch.intake.models import Lead
+from servicematch.privacy.holds import NotSentAgain
 from servicematch.reporting.rollup import retry_counted_delivery
 from servicematch.routing.models import Buyer
 
@@ -74,6 +75,11 @@ def retry_many(session: Session, ids: list[str]) -> list[str]:
     retryable = session.scalars(
         select(Delivery.id).where(Delivery.id.in_(wanted), Delivery.status.in_(RETRYABLE))
     ).all()
+    queued = []
     for delivery_id in retryable:
-        retry_counted_delivery(session=session, delivery_id=delivery_id)
-    return sorted(retryable)
+        try:
+            retry_counted_delivery(session=session, delivery_id=delivery_id)
+        except NotSentAgain:  # its lead may not be sent again (consent withdrawn, erased, opted out)
+            continue
+        queued.append(delivery_id)
+    return sorted(queued)

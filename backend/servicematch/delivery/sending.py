@@ -35,6 +35,10 @@ class OtherMessages(Protocol):
     def recipients_of(self, *, session: Session, lead_ids: list[str]) -> dict[str, object]:
         """Who received each lead (the receipt names them), for several leads in one query."""
 
+    def withheld(self, *, session: Session, lead_ids: list[str]) -> dict[str, str]:
+        """For each of these leads whose personal data may go to nobody any more (consent withdrawn,
+        data erased), why; the others are left out."""
+
     def prepare(self, *, session: Session, delivery: Delivery, lead: Lead, settings: Settings,
                 client: DeliveryClient, timestamp: int,
                 recipients: Callable[[str], object]) -> SendResult | Send:
@@ -53,6 +57,9 @@ class MessagesByKind:
     def recipients_of(self, *, session: Session, lead_ids: list[str]) -> dict[str, object]:
         return self.others.recipients_of(session=session, lead_ids=lead_ids)
 
+    def withheld(self, *, session: Session, lead_ids: list[str]) -> dict[str, str]:
+        return self.others.withheld(session=session, lead_ids=lead_ids)
+
     def prepare(self, *, session: Session, delivery: Delivery, lead: Lead, settings: Settings,
                 **rest) -> SendResult | Send:
         builder = self.builders.get(delivery.payload_kind)
@@ -61,18 +68,48 @@ class MessagesByKind:
         return self.others.prepare(session=session, delivery=delivery, lead=lead, settings=settings, **rest)
 
 
+OPTED_OUT = "the consumer opted out of sale and sharing"
+
+
+def opted_out_of_sale(lead: Lead, kind: str) -> bool:
+    """A lead whose consumer opted out of sale (or sent Global Privacy Control) goes to no buyer."""
+    return lead.do_not_sell and kind in (TargetKind.BUYER, TargetKind.BUYER_POST)
+
+
 class RoundLeads:
     """What a round's messages share about each lead, worked out once: the buyer payload (its
-    personal data decrypted once for all the lead's targets) and, for consent receipts, who gets
-    the lead (read for all the round's receipts in one query)."""
+    personal data decrypted once for all the lead's targets), which leads may no longer be sent
+    (read for all the round's leads in one query) and, for consent receipts, who gets the lead
+    (read for all the round's receipts in one query)."""
 
     def __init__(self, builder: PayloadBuilder, settings: Settings, session: Session,
-                 receipt_leads: list[str], messages: OtherMessages | None = None) -> None:
+                 receipt_leads: list[str], messages: OtherMessages | None = None,
+                 lead_ids: list[str] | None = None) -> None:
         self._builder, self._settings, self._session = builder, settings, session
         self.messages = messages
         self._receipt_leads = receipt_leads
+        self._lead_ids = lead_ids or []
+        self._checked: set[str] = set()
         self._built: dict[str, dict | Exception] = {}
         self._recipients: dict[str, object] | None = None
+        self._withheld: dict[str, str] | None = None
+
+    def withheld(self, lead: Lead, kind: str) -> str | None:
+        """Why this lead's details may not go to a target of `kind` now, or None. Checked at each
+        send, not only when the lead was routed: a resend, or a retry queued before a stop, is
+        held here too."""
+        if self.messages is not None:
+            if self._withheld is None:
+                self._withheld = self.messages.withheld(session=self._session, lead_ids=self._lead_ids)
+                self._checked.update(self._lead_ids)
+            if lead.id not in self._checked:
+                self._withheld |= self.messages.withheld(session=self._session, lead_ids=[lead.id])
+                self._checked.add(lead.id)
+            if reason := self._withheld.get(lead.id):
+                return f"not sent: {reason}"
+        if opted_out_of_sale(lead, kind):
+            return f"not sent: {OPTED_OUT}"
+        return None
 
     def payload(self, lead: Lead) -> dict:
         """The payload; raises what building it raised, for each of the lead's targets alike."""
@@ -111,6 +148,9 @@ def prepare_delivery(
                               error=f"this worker cannot build {delivery.payload_kind} messages")
         return leads.messages.prepare(session=session, delivery=delivery, lead=lead, settings=settings,
                                       client=client, timestamp=timestamp, recipients=leads.recipients)
+    if withheld := leads.withheld(lead, delivery.kind):
+        return SendResult(outcome=Outcome.REJECTED, target=delivery.target_key, duration_ms=0, error=withheld,
+                          sent=False)
     if delivery.kind == TargetKind.BUYER_POST:
         return _auction_post(delivery=delivery, lead=lead, settings=settings, client=client, timestamp=timestamp)
     payload = leads.payload(lead)

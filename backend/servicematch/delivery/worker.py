@@ -221,7 +221,8 @@ class DeliveryWorker:
             ).unique().all()
             leads = RoundLeads(self.payload_builder, self.settings, session,
                                receipt_leads=[d.lead_id for d in deliveries if d.payload_kind != "lead"],
-                               messages=self.messages)
+                               messages=self.messages,
+                               lead_ids=[d.lead_id for d in deliveries if d.payload_kind == "lead"])
             for delivery in deliveries:
                 try:
                     prepared[delivery.id] = prepare_delivery(

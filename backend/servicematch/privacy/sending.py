@@ -13,6 +13,7 @@ from servicematch.intake.models import Lead
 from servicematch.mail.transport import message_send, new_message, send_message
 from servicematch.outbound.http_sender import DeliveryClient, encode_body, signed_post
 from servicematch.outbound.outcome import Outcome, Send, SendResult
+from servicematch.privacy.holds import withdrawal_reasons
 from servicematch.privacy.messages import (
     Recipients,
     acceptance_email,
@@ -111,6 +112,9 @@ class PrivacyMessages:
     def recipients_of(self, *, session: Session, lead_ids: list[str]) -> dict[str, Recipients]:
         # The receipt goes out with the lead's own deliveries: it names those under way too.
         return recipients_of(session=session, lead_ids=lead_ids, under_way=True)
+
+    def withheld(self, *, session: Session, lead_ids: list[str]) -> dict[str, str]:
+        return withdrawal_reasons(session, lead_ids)
 
     def prepare(self, **message) -> SendResult | Send:
         return prepare_privacy_delivery(**message)

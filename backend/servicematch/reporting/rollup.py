@@ -31,6 +31,7 @@ from servicematch.delivery.outbox import retry_delivery
 from servicematch.events.rollup import day_start
 from servicematch.intake.models import Lead
 from servicematch.kernel.clock import as_utc, utcnow
+from servicematch.privacy.holds import NotSentAgain, why_not_send_again
 from servicematch.privacy.notices import LEAD
 from servicematch.reporting.latency import bucket_of
 from servicematch.reporting.models import (
@@ -232,7 +233,12 @@ def in_runs(column, runs: list[tuple[datetime, datetime]]) -> ColumnElement[bool
 
 def retry_counted_delivery(*, session: Session, delivery_id: str) -> Delivery:
     """Queue a failed or rejected delivery again (delivery.outbox) and forget its day's counts:
-    the dashboard counted that day with the old outcome, and counts it again once settled."""
+    the dashboard counted that day with the old outcome, and counts it again once settled.
+    A lead's details are not queued again once its consumer withdrew consent, was erased or opted
+    out of sale (409, saying which); the worker would hold them anyway."""
+    queued = session.get(Delivery, delivery_id)
+    if queued is not None and (why := why_not_send_again(session, queued)):
+        raise NotSentAgain(f"Not sent again: {why}.")
     delivery = retry_delivery(session=session, delivery_id=delivery_id)
     reopen_delivery_day(session, as_utc(delivery.created_at).astimezone(UTC).date())
     return delivery

@@ -29,6 +29,7 @@ from servicematch.intake.models import Lead
 from servicematch.kernel import wakeup
 from servicematch.kernel.clock import as_utc
 from servicematch.kernel.ids import new_id
+from servicematch.privacy.holds import withdrawal_reason
 from servicematch.privacy.models import LeadErasure, LeadRevocation
 from servicematch.privacy.wiring import enqueue_acceptance_email
 from servicematch.routing.auction import MAX_COMPANIES
@@ -70,11 +71,7 @@ class OfferNotOpen(ServiceMatchError):
 
 def consent_withdrawn(session: Session, lead_id: str) -> str | None:
     """Why a lead may go to nobody any more (its consent withdrawn, its data erased), or None."""
-    if session.get(LeadRevocation, lead_id) is not None:
-        return "the consumer withdrew consent"
-    if session.get(LeadErasure, lead_id) is not None:
-        return "the consumer's data was erased"
-    return None
+    return withdrawal_reason(session, lead_id)
 
 
 # -- seats --------------------------------------------------------------------------------------

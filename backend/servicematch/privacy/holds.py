@@ -1,0 +1,52 @@
+"""Why a lead's personal data may go to nobody any more: its consent withdrawn or its data erased.
+
+Routing asks before it offers or posts a lead again; delivery asks (through the worker's
+composition, servicematch.workers) before every send of a lead's details, so no path, an
+operator's resend included, sends them after a stop; the console asks before it queues a resend.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from servicematch.delivery.models import Delivery
+from servicematch.delivery.sending import OPTED_OUT, opted_out_of_sale
+from servicematch.errors import ServiceMatchError
+from servicematch.privacy.models import LeadErasure, LeadRevocation
+
+
+class NotSentAgain(ServiceMatchError):
+    """A resend of a lead's details that the consumer's choice forbids."""
+
+    status_code = 409
+
+
+WITHDREW = "the consumer withdrew consent"
+ERASED = "the consumer's data was erased"
+
+
+def withdrawal_reasons(session: Session, lead_ids: list[str]) -> dict[str, str]:
+    """For each of these leads that may go to nobody, why (an erasure before a withdrawal); two queries."""
+    if not lead_ids:
+        return {}
+    reasons = {lead_id: f"{WITHDREW} ({method})" for lead_id, method in session.execute(
+        select(LeadRevocation.lead_id, LeadRevocation.method).where(LeadRevocation.lead_id.in_(lead_ids)))}
+    reasons |= dict.fromkeys(session.scalars(select(LeadErasure.lead_id).where(LeadErasure.lead_id.in_(lead_ids))),
+                             ERASED)
+    return reasons
+
+
+def withdrawal_reason(session: Session, lead_id: str) -> str | None:
+    """Why this lead may go to nobody any more, or None."""
+    return withdrawal_reasons(session, [lead_id]).get(lead_id)
+
+
+def why_not_send_again(session: Session, delivery: Delivery) -> str | None:
+    """Why a delivery of a lead's details may not be queued again (an operator's resend), or None.
+    Messages about a lead (receipts, notices) carry no details and may always go again."""
+    if delivery.payload_kind != "lead" or delivery.lead is None:
+        return None
+    if opted_out_of_sale(delivery.lead, delivery.kind):
+        return OPTED_OUT
+    return withdrawal_reason(session, delivery.lead_id)
