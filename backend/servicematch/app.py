@@ -22,6 +22,7 @@ from servicematch.catalog.router import router as catalog_router
 from servicematch.console.router import install_console
 from servicematch.db.session import make_engine, make_session_factory
 from servicematch.delivery.router import router as provider_admin_router
+from servicematch.deps import install_part, part_of
 from servicematch.errors import COMMON_ERROR_RESPONSES, install_error_handlers
 from servicematch.events.router import install_events
 from servicematch.inbound.body_limit import BodySizeLimit
@@ -70,19 +71,20 @@ def create_app(settings: Settings | None = None, *, tune_gc: bool = False) -> Fa
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         worker = built_in_worker(settings)
         if worker is not None:
-            app.state.delivery_worker = worker
+            install_part(app, "delivery_worker", worker)
             worker.start()
         # The ZIP directory (address suggestions, the ZIP-in-state check) takes a moment to
         # build: build it now, beside the first requests, rather than inside one.
-        app.state.start_up = threading.Thread(target=finish_start_up, name="start-up", daemon=True)
-        app.state.start_up.start()
+        start_up = threading.Thread(target=finish_start_up, name="start-up", daemon=True)
+        install_part(app, "start_up", start_up)
+        start_up.start()
         try:
             yield
         finally:
             # Both wait for work under way (a commit, a send); off the event loop.
             await asyncio.to_thread(lead_store.stop)
-            await asyncio.to_thread(app.state.event_buffer.stop)
-            await asyncio.to_thread(app.state.rate_limit_store.close)
+            await asyncio.to_thread(part_of(app, "event_buffer").stop)
+            await asyncio.to_thread(part_of(app, "rate_limit_store").close)
             if worker is not None:
                 await asyncio.to_thread(worker.stop, timeout=settings.delivery_timeout_seconds + 5)
 
@@ -98,11 +100,11 @@ def create_app(settings: Settings | None = None, *, tune_gc: bool = False) -> Fa
         lifespan=lifespan,
     )
     # What servicematch.deps hands to routes.
-    app.state.settings = settings
-    app.state.catalog = catalog
-    app.state.engine = engine
-    app.state.session_factory = session_factory
-    app.state.lead_store = lead_store
+    install_part(app, "settings", settings)
+    install_part(app, "catalog", catalog)
+    install_part(app, "engine", engine)
+    install_part(app, "session_factory", session_factory)
+    install_part(app, "lead_store", lead_store)
     # Per-client limits (submissions, lookups, admin token failures), in this process or, with
     # SERVICEMATCH_REDIS_URL, in Redis, shared by every web process.
     install_rate_limits(app, settings)

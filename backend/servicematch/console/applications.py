@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict, Field
 
+from servicematch.catalog.loader import CatalogDep
 from servicematch.console import audit
 from servicematch.console import providers as console_providers
 from servicematch.console.audit import Action
@@ -16,6 +17,7 @@ from servicematch.console.auth import AdminOnly, AnyOperator, Db
 from servicematch.console.leads import mask_name
 from servicematch.delivery import providers as directory
 from servicematch.delivery.history import mask_email, mask_phone
+from servicematch.deps import SettingsDep
 from servicematch.errors import SIGNED_IN_ERROR_RESPONSES, ServiceMatchError
 from servicematch.intake.schemas import text
 from servicematch.kernel.clock import utcnow
@@ -124,25 +126,25 @@ def list_applications(caller: AnyOperator, db: Db, status: str = Query(
 
 @router.post("/applications/{application_id}/approve", response_model=Decision,
              summary="Approve: the provider is added in review mode and e-mailed its invitation (admins)")
-def approve(application_id: str, caller: AdminOnly, db: Db, request: Request) -> Decision:
-    invited = applications.approve(db, request.app.state.catalog, application_id[:36],
+def approve(application_id: str, caller: AdminOnly, db: Db, settings: SettingsDep, catalog: CatalogDep) -> Decision:
+    invited = applications.approve(db, catalog, application_id[:36],
                                    operator_email=caller.operator.email)
     audit.record(db, action=Action.APPLICATION_APPROVE, operator=caller.operator, ip=caller.ip,
                  target=application_id[:36], detail={"providerId": invited.provider.id})
     db.commit()
-    sent = invited.send(request.app.state.settings)
+    sent = invited.send(settings)
     application = db.get(ProviderApplication, application_id[:36])
     return Decision(application=application_json(application, reveal=True), email=_mail(sent))
 
 
 @router.post("/applications/{application_id}/reject", response_model=Decision,
              summary="Reject with a reason, which the applicant is e-mailed (admins)")
-def reject(application_id: str, body: Rejection, caller: AdminOnly, db: Db, request: Request) -> Decision:
+def reject(application_id: str, body: Rejection, caller: AdminOnly, db: Db, settings: SettingsDep) -> Decision:
     refused = applications.reject(db, application_id[:36], reason=body.reason, operator_email=caller.operator.email)
     audit.record(db, action=Action.APPLICATION_REJECT, operator=caller.operator, ip=caller.ip,
                  target=application_id[:36], detail={"reason": body.reason[:500]})
     db.commit()
-    sent = refused.send(request.app.state.settings)
+    sent = refused.send(settings)
     return Decision(application=application_json(refused.application, reveal=True), email=_mail(sent))
 
 
@@ -154,25 +156,26 @@ def _provider_answer(db, provider) -> dict:
 
 @router.post("/providers/invite", status_code=201, response_model=Invited,
              summary="Invite a provider: added in review mode, e-mailed a link to choose its password (admins)")
-def invite_provider(body: Invitation, caller: AdminOnly, db: Db, request: Request) -> Invited:
-    invited = invite(db, request.app.state.catalog, Invitee(
+def invite_provider(body: Invitation, caller: AdminOnly, db: Db, settings: SettingsDep,
+                    catalog: CatalogDep) -> Invited:
+    invited = invite(db, catalog, Invitee(
         email=body.email, name=body.name, services=body.services, zips=body.zips, radius_miles=body.radiusMiles,
         states=body.states, licence_number=body.licenceNumber, licence_state=body.licenceState))
     audit.record(db, action=Action.PROVIDER_INVITE, operator=caller.operator, ip=caller.ip,
                  target=invited.provider.id, detail={"name": invited.provider.name})
     db.commit()
-    sent = invited.send(request.app.state.settings)
+    sent = invited.send(settings)
     return Invited(provider=_provider_answer(db, invited.provider), email=_mail(sent))
 
 
 @router.post("/providers/{provider_id}/invite-again", response_model=Invited,
              summary="A new invitation link for a provider that has not chosen a password yet (admins)")
-def invite_provider_again(provider_id: str, caller: AdminOnly, db: Db, request: Request) -> Invited:
+def invite_provider_again(provider_id: str, caller: AdminOnly, db: Db, settings: SettingsDep) -> Invited:
     provider = directory.get_provider(session=db, provider_id=provider_id[:36])
     invited = invite_again(db, provider)
     audit.record(db, action=Action.PROVIDER_INVITE_AGAIN, operator=caller.operator, ip=caller.ip, target=provider.id)
     db.commit()
-    sent = invited.send(request.app.state.settings)
+    sent = invited.send(settings)
     return Invited(provider=_provider_answer(db, provider), email=_mail(sent))
 
 

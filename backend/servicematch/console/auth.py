@@ -10,7 +10,7 @@ from fastapi import Depends, Request
 from servicematch.access.sessions import SAFE_METHODS
 from servicematch.console.models import Operator, Role
 from servicematch.console.sessions import COOKIE_NAME, CSRF_HEADER, csrf_matches, resume_session
-from servicematch.deps import SessionDep
+from servicematch.deps import SessionDep, SettingsDep, settings_of
 from servicematch.errors import ServiceMatchError
 from servicematch.inbound.client import client_ip
 from servicematch.settings import Settings
@@ -36,13 +36,12 @@ class Caller:
 
 
 def request_ip(request: Request) -> str:
-    settings: Settings = request.app.state.settings
+    settings: Settings = settings_of(request)
     return client_ip(request, trusted_proxies=settings.trusted_proxies)
 
 
-def current_caller(request: Request, db: Db) -> Caller:
+def current_caller(request: Request, db: Db, settings: SettingsDep) -> Caller:
     """401 without a live session; 403 when a state-changing call lacks the session's CSRF token."""
-    settings: Settings = request.app.state.settings
     token = request.cookies.get(COOKIE_NAME)
     signed_in = resume_session(db, settings, token)
     if signed_in is None:

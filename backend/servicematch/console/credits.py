@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy import select
 
+from servicematch.catalog.loader import CatalogDep, CatalogIndex
 from servicematch.console import audit
 from servicematch.console.audit import Action
 from servicematch.console.auth import AdminOnly, AnyOperator, Db
@@ -63,10 +64,10 @@ class CreditDenial(BaseModel):
     note: RequiredLongText
 
 
-def credits_json(db, request: Request, rows: list[CreditRequest]) -> list[ConsoleCredit]:
+def credits_json(db, catalog: CatalogIndex, rows: list[CreditRequest]) -> list[ConsoleCredit]:
     names = dict(db.execute(select(Provider.id, Provider.name).where(
         Provider.id.in_({row.provider_id for row in rows}))).all()) if rows else {}
-    places = places_of(db, request.app.state.catalog, [row.lead_id for row in rows])
+    places = places_of(db, catalog, [row.lead_id for row in rows])
     return [ConsoleCredit(
         **credits.view_of(row, places.get(row.lead_id, LeadPlace())).model_dump(), providerId=row.provider_id,
         providerName=names.get(row.provider_id, "deleted provider"), leadId=row.lead_id,
@@ -76,7 +77,7 @@ def credits_json(db, request: Request, rows: list[CreditRequest]) -> list[Consol
 
 @router.get("/credits", response_model=ConsoleCreditList,
             summary="Providers' credit requests of one status (pending first: oldest first)")
-def list_credits(caller: AnyOperator, db: Db, request: Request, status: str = Query(
+def list_credits(caller: AnyOperator, db: Db, catalog: CatalogDep, status: str = Query(
         default=CreditStatus.PENDING, json_schema_extra={"enum": list(CreditStatus.ALL)})) -> ConsoleCreditList:
     if status not in CreditStatus.ALL:
         raise ServiceMatchError("Unknown status.", fields={"status": "unknown"}, status_code=422)
@@ -85,10 +86,10 @@ def list_credits(caller: AnyOperator, db: Db, request: Request, status: str = Qu
              else CreditRequest.decided_at.desc(), CreditRequest.id)
     rows = list(db.scalars(select(CreditRequest).where(CreditRequest.status == status).order_by(*order)
                            .limit(LIST_LIMIT)))
-    return ConsoleCreditList(items=credits_json(db, request, rows))
+    return ConsoleCreditList(items=credits_json(db, catalog, rows))
 
 
-def _decide(db, request: Request, caller, credit_id: str, *, approve: bool, note: str | None) -> ConsoleCredit:
+def _decide(db, catalog: CatalogIndex, caller, credit_id: str, *, approve: bool, note: str | None) -> ConsoleCredit:
     row = db.get(CreditRequest, credit_id[:36], with_for_update=True)
     if row is None:
         raise NotFound("No credit request with this id.")
@@ -97,18 +98,18 @@ def _decide(db, request: Request, caller, credit_id: str, *, approve: bool, note
                  ip=caller.ip, target=row.id, detail={"providerId": row.provider_id, "amountCents": row.amount_cents,
                                                       "note": (note or "")[:500]})
     db.commit()
-    return credits_json(db, request, [row])[0]
+    return credits_json(db, catalog, [row])[0]
 
 
 @router.post("/credits/{credit_id}/approve", response_model=ConsoleCredit,
              summary="Approve a waiting credit request: the credit is written to the provider's ledger (admins)")
-def approve(credit_id: str, body: CreditApproval, caller: AdminOnly, db: Db, request: Request) -> ConsoleCredit:
-    return _decide(db, request, caller, credit_id, approve=True, note=body.note)
+def approve(credit_id: str, body: CreditApproval, caller: AdminOnly, db: Db, catalog: CatalogDep) -> ConsoleCredit:
+    return _decide(db, catalog, caller, credit_id, approve=True, note=body.note)
 
 
 @router.post("/credits/{credit_id}/deny", response_model=ConsoleCredit,
              summary="Deny a waiting credit request with a note the provider reads (admins)")
-def deny(credit_id: str, body: CreditDenial, caller: AdminOnly, db: Db, request: Request) -> ConsoleCredit:
+def deny(credit_id: str, body: CreditDenial, caller: AdminOnly, db: Db, catalog: CatalogDep) -> ConsoleCredit:
     if not body.note.strip():
         raise ServiceMatchError("Say why the credit is denied.", fields={"note": "required"}, status_code=422)
-    return _decide(db, request, caller, credit_id, approve=False, note=body.note.strip())
+    return _decide(db, catalog, caller, credit_id, approve=False, note=body.note.strip())

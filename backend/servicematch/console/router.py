@@ -7,10 +7,11 @@ in the same transaction as the change itself.
 
 from __future__ import annotations
 
-from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi import APIRouter, FastAPI, Query
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
+from servicematch.catalog.loader import CatalogDep
 from servicematch.console import audit, deliveries, lead_detail, leads
 from servicematch.console import buyers as console_buyers
 from servicematch.console import providers as console_providers
@@ -26,11 +27,13 @@ from servicematch.console.reviews import router as reviews_router
 from servicematch.console.router_session import router as session_router
 from servicematch.delivery import providers as directory
 from servicematch.delivery.schemas import ProviderUpdate
+from servicematch.deps import SessionFactoryDep, SettingsDep
 from servicematch.errors import SIGNED_IN_ERROR_RESPONSES
 from servicematch.intake.schemas import text
 from servicematch.kernel.clock import utcnow
 from servicematch.reporting.rollup import retry_counted_delivery
 from servicematch.routing import buyers as buyer_directory
+from servicematch.settings import Settings
 
 router = APIRouter(prefix="/api/console", tags=["console"], responses=SIGNED_IN_ERROR_RESPONSES)
 Limit = Query(default=50, ge=1, le=MAX_LIMIT)
@@ -56,7 +59,7 @@ def _lead_filters(q: str, vertical: str, service: str, state: str, status: str, 
 
 
 @router.get("/dashboard", summary="Leads, funnels, delivery health and revenue over a date range")
-def read_dashboard(caller: AnyOperator, db: Db, request: Request,
+def read_dashboard(caller: AnyOperator, db: Db, catalog: CatalogDep,
                    date_from: str | None = Query(default=None, alias="from", json_schema_extra=DAY_SCHEMA),
                    date_to: str | None = Query(default=None, alias="to", json_schema_extra=DAY_SCHEMA),
                    vertical: str = Query(default="", max_length=32), service: str = Query(default="", max_length=64),
@@ -64,16 +67,16 @@ def read_dashboard(caller: AnyOperator, db: Db, request: Request,
                    ) -> dict:
     filters = DashboardFilters.parse(date_from=date_from, date_to=date_to, vertical=vertical, service=service,
                                      state=state, source=source)
-    return dashboard(db, request.app.state.catalog, filters)
+    return dashboard(db, catalog, filters)
 
 
 @router.get("/leads", summary="Leads, newest first; q is a reference, requestId, e-mail or phone")
-def list_leads(caller: AnyOperator, db: Db, request: Request, q: str = "", vertical: str = "",
+def list_leads(caller: AnyOperator, db: Db, settings: SettingsDep, q: str = "", vertical: str = "",
                service: str = "", state: str = "", status: str = one_of(leads.LEAD_STATUSES),
                date_from: str = day_filter("from"), date_to: str = day_filter("to"),
                cursor: str | None = Position, limit: int = Limit) -> dict:
     filters = _lead_filters(q, vertical, service, state, status, date_from, date_to)
-    return leads.lead_page(db, request.app.state.settings, filters=filters, cursor=cursor, limit=limit,
+    return leads.lead_page(db, settings, filters=filters, cursor=cursor, limit=limit,
                            reveal=caller.is_admin)
 
 
@@ -84,27 +87,26 @@ class CsvResponse(StreamingResponse):
 @router.get("/leads.csv", summary="The filtered leads as CSV (admins; audited)", response_class=CsvResponse,
             responses={200: {"description": "One row per lead, with a header row",
                              "content": {"text/csv": {"schema": {"type": "string"}}}}})
-def export_leads(caller: AdminOnly, db: Db, request: Request, q: str = "", vertical: str = "",
-                 service: str = "", state: str = "", status: str = one_of(leads.LEAD_STATUSES),
+def export_leads(caller: AdminOnly, db: Db, settings: SettingsDep, factory: SessionFactoryDep, q: str = "",
+                 vertical: str = "", service: str = "", state: str = "", status: str = one_of(leads.LEAD_STATUSES),
                  date_from: str = day_filter("from"), date_to: str = day_filter("to")) -> CsvResponse:
     filters = _lead_filters(q, vertical, service, state, status, date_from, date_to)
-    leads.filtered_leads(filters, request.app.state.settings)  # refuse bad filters before the audit entry
+    leads.filtered_leads(filters, settings)  # refuse bad filters before the audit entry
     audit.record(db, action=Action.LEAD_EXPORT, operator=caller.operator, ip=caller.ip, target="leads.csv",
                  detail={"filters": filters.as_dict()})
     db.commit()
     name = f"leads-{utcnow():%Y%m%d-%H%M%S}.csv"
     return CsvResponse(
-        export_rows(request.app.state.session_factory, request.app.state.settings, filters),
+        export_rows(factory, settings, filters),
         media_type="text/csv; charset=utf-8",
         headers={"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"},
     )
 
 
 @router.get("/leads/{lead_id}", summary="One lead: answers, consent, privacy, deliveries")
-def read_lead(lead_id: str, caller: AnyOperator, db: Db, request: Request) -> dict:
+def read_lead(lead_id: str, caller: AnyOperator, db: Db, settings: SettingsDep, catalog: CatalogDep) -> dict:
     lead = lead_detail.find_lead(db, lead_id)
-    detail = lead_detail.lead_detail(db, request.app.state.settings, request.app.state.catalog, lead=lead,
-                                     reveal=caller.is_admin)
+    detail = lead_detail.lead_detail(db, settings, catalog, lead=lead, reveal=caller.is_admin)
     if caller.is_admin:
         # Only admins see personal data in clear, and each look is on the record.
         audit.record(db, action=Action.LEAD_VIEW, operator=caller.operator, ip=caller.ip, target=lead.id,
@@ -155,7 +157,7 @@ def list_providers(caller: AnyOperator, db: Db) -> dict:
                       for p in directory.list_providers(session=db)]}
 
 
-def _provider_change(db, request: Request, caller, *, action: str, provider, detail: dict) -> dict:
+def _provider_change(db, caller, *, action: str, provider, detail: dict) -> dict:
     audit.record(db, action=action, operator=caller.operator, ip=caller.ip, target=provider.id, detail=detail)
     db.commit()
     return console_providers.provider_json(provider, today=console_providers.leads_today(db),
@@ -164,40 +166,40 @@ def _provider_change(db, request: Request, caller, *, action: str, provider, det
 
 
 @router.post("/providers", status_code=201, summary="Add a provider (admins)")
-def add_provider(fields: console_providers.ProviderFields, caller: AdminOnly, db: Db, request: Request) -> dict:
+def add_provider(fields: console_providers.ProviderFields, caller: AdminOnly, db: Db, catalog: CatalogDep) -> dict:
     provider = directory.add_provider(session=db, data=console_providers.create_values(fields),
-                                      catalog=request.app.state.catalog)
-    return _provider_change(db, request, caller, action=Action.PROVIDER_ADD, provider=provider,
+                                      catalog=catalog)
+    return _provider_change(db, caller, action=Action.PROVIDER_ADD, provider=provider,
                             detail={"name": provider.name})
 
 
 @router.patch("/providers/{provider_id}", summary="Change a provider; send only the fields to change (admins)")
 def change_provider(provider_id: str, fields: console_providers.ProviderFields, caller: AdminOnly, db: Db,
-                    request: Request) -> dict:
+                    catalog: CatalogDep) -> dict:
     changes = console_providers.update_values(fields)
     provider = directory.update_provider(session=db, provider_id=provider_id[:36], changes=changes,
-                                         catalog=request.app.state.catalog)
-    return _provider_change(db, request, caller, action=Action.PROVIDER_CHANGE, provider=provider,
+                                         catalog=catalog)
+    return _provider_change(db, caller, action=Action.PROVIDER_CHANGE, provider=provider,
                             detail={"fields": sorted(fields.model_dump(exclude_unset=True))})
 
 
 @router.post("/providers/{provider_id}/disable", summary="Pause a provider: no new leads (admins)")
-def disable_provider(provider_id: str, caller: AdminOnly, db: Db, request: Request) -> dict:
+def disable_provider(provider_id: str, caller: AdminOnly, db: Db) -> dict:
     provider = directory.disable_provider(session=db, provider_id=provider_id[:36])
-    return _provider_change(db, request, caller, action=Action.PROVIDER_DISABLE, provider=provider, detail={})
+    return _provider_change(db, caller, action=Action.PROVIDER_DISABLE, provider=provider, detail={})
 
 
 @router.post("/providers/{provider_id}/enable", summary="Match a provider again (admins)")
-def enable_provider(provider_id: str, caller: AdminOnly, db: Db, request: Request) -> dict:
+def enable_provider(provider_id: str, caller: AdminOnly, db: Db, catalog: CatalogDep) -> dict:
     provider = directory.update_provider(session=db, provider_id=provider_id[:36],
-                                         changes=ProviderUpdate(active=True), catalog=request.app.state.catalog)
-    return _provider_change(db, request, caller, action=Action.PROVIDER_ENABLE, provider=provider, detail={})
+                                         changes=ProviderUpdate(active=True), catalog=catalog)
+    return _provider_change(db, caller, action=Action.PROVIDER_ENABLE, provider=provider, detail={})
 
 
 @router.post("/providers/{provider_id}/test-send", summary="Send a sample lead marked as a test (admins)")
-def test_send(provider_id: str, caller: AdminOnly, db: Db, request: Request) -> dict:
+def test_send(provider_id: str, caller: AdminOnly, db: Db, settings: SettingsDep) -> dict:
     provider = directory.get_provider(session=db, provider_id=provider_id[:36])
-    results = console_providers.test_send(provider, request.app.state.settings)
+    results = console_providers.test_send(provider, settings)
     audit.record(db, action=Action.PROVIDER_TEST_SEND, operator=caller.operator, ip=caller.ip,
                  target=provider.id, detail={"results": [r["outcome"] for r in results]})
     db.commit()
@@ -216,8 +218,8 @@ def _buyer_change(db, caller, *, action: str, buyer, detail: dict) -> dict:
 
 
 @router.post("/buyers", status_code=201, summary="Add a buyer; the answer carries its signing secret, once (admins)")
-def add_buyer(fields: console_buyers.BuyerFields, caller: AdminOnly, db: Db, request: Request) -> dict:
-    buyer = console_buyers.add(db, fields, request.app.state.settings)
+def add_buyer(fields: console_buyers.BuyerFields, caller: AdminOnly, db: Db, settings: SettingsDep) -> dict:
+    buyer = console_buyers.add(db, fields, settings)
     # The only answer that carries the secret: the list and every other answer leave it out.
     return {**_buyer_change(db, caller, action=Action.BUYER_ADD, buyer=buyer, detail={"name": buyer.name}),
             "secret": buyer.secret}
@@ -225,8 +227,8 @@ def add_buyer(fields: console_buyers.BuyerFields, caller: AdminOnly, db: Db, req
 
 @router.patch("/buyers/{buyer_id}", summary="Change a buyer; send only the fields to change (admins)")
 def change_buyer(buyer_id: str, fields: console_buyers.BuyerFields, caller: AdminOnly, db: Db,
-                 request: Request) -> dict:
-    buyer = console_buyers.change(db, buyer_id[:36], fields, request.app.state.settings)
+                 settings: SettingsDep) -> dict:
+    buyer = console_buyers.change(db, buyer_id[:36], fields, settings)
     # The secret itself is never written to the log; only that it changed.
     return _buyer_change(db, caller, action=Action.BUYER_CHANGE, buyer=buyer,
                          detail={"fields": sorted(fields.model_dump(exclude_unset=True))})
@@ -244,9 +246,9 @@ def resume_buyer(buyer_id: str, caller: AdminOnly, db: Db) -> dict:
     return _buyer_change(db, caller, action=Action.BUYER_RESUME, buyer=buyer, detail={})
 
 
-def _buyer_test(db, caller, request: Request, buyer_id: str, *, action: str, send) -> dict:
+def _buyer_test(db, caller, settings: Settings, buyer_id: str, *, action: str, send) -> dict:
     buyer = buyer_directory.get_buyer(db, buyer_id[:36])
-    result = send(buyer, request.app.state.settings)
+    result = send(buyer, settings)
     audit.record(db, action=action, operator=caller.operator, ip=caller.ip, target=buyer.id,
                  detail={"outcome": result["outcome"], "httpStatus": result["httpStatus"]})
     db.commit()
@@ -254,13 +256,13 @@ def _buyer_test(db, caller, request: Request, buyer_id: str, *, action: str, sen
 
 
 @router.post("/buyers/{buyer_id}/test-ping", summary="Ping the buyer with a sample lead's facts and read its bid (admins)")
-def test_ping(buyer_id: str, caller: AdminOnly, db: Db, request: Request) -> dict:
-    return _buyer_test(db, caller, request, buyer_id, action=Action.BUYER_TEST_PING, send=console_buyers.test_ping)
+def test_ping(buyer_id: str, caller: AdminOnly, db: Db, settings: SettingsDep) -> dict:
+    return _buyer_test(db, caller, settings, buyer_id, action=Action.BUYER_TEST_PING, send=console_buyers.test_ping)
 
 
 @router.post("/buyers/{buyer_id}/test-post", summary="Post a sample lead marked as a test to the buyer (admins)")
-def test_post(buyer_id: str, caller: AdminOnly, db: Db, request: Request) -> dict:
-    return _buyer_test(db, caller, request, buyer_id, action=Action.BUYER_TEST_POST, send=console_buyers.test_post)
+def test_post(buyer_id: str, caller: AdminOnly, db: Db, settings: SettingsDep) -> dict:
+    return _buyer_test(db, caller, settings, buyer_id, action=Action.BUYER_TEST_POST, send=console_buyers.test_post)
 
 
 @router.get("/buyers/{buyer_id}/bids", summary="The buyer's last bids and passes, newest first")

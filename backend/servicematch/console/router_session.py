@@ -16,6 +16,7 @@ from servicematch.console.audit import Action
 from servicematch.console.auth import AnyOperator, Db, request_ip
 from servicematch.console.models import Operator
 from servicematch.console.sessions import CONSOLE, end_session, start_session
+from servicematch.deps import SettingsDep
 from servicematch.errors import SIGNED_IN_ERROR_RESPONSES, error_body
 from servicematch.intake.schemas import text
 from servicematch.kernel.clock import utcnow
@@ -55,8 +56,7 @@ def _refused(message: str, *, totp_required: bool = False) -> JSONResponse:
 
 
 @router.post("/session", summary="Sign in (e-mail, password and, for admins with TOTP, a code)")
-def sign_in(data: SignIn, request: Request, db: Db) -> Response:
-    settings: Settings = request.app.state.settings
+def sign_in(data: SignIn, request: Request, db: Db, settings: SettingsDep) -> Response:
     ip, email, now = request_ip(request), passwords.normalise_email(data.email), utcnow()
     enforce_signin_throttle(db, console_throttle(settings), email=email, ip=ip, now=now)
     operator = accounts.find_operator(db, email)
@@ -92,11 +92,11 @@ def read_session(caller: AnyOperator) -> dict:
 
 
 @router.delete("/session", status_code=204, summary="Sign out")
-def sign_out(caller: AnyOperator, db: Db, request: Request) -> Response:
+def sign_out(caller: AnyOperator, db: Db, settings: SettingsDep) -> Response:
     end_session(db, caller.session_id)
     audit.record(db, action=Action.SIGN_OUT, operator=caller.operator, ip=caller.ip,
                  target=caller.operator.email)
     db.commit()
     response = Response(status_code=204)
-    clear_session_cookie(response, CONSOLE, settings=request.app.state.settings)
+    clear_session_cookie(response, CONSOLE, settings=settings)
     return response

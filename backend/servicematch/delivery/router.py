@@ -14,13 +14,13 @@ from servicematch.delivery.schemas import ProviderCreate, ProviderPublic, Provid
 from servicematch.deps import SessionDep, SettingsDep
 from servicematch.errors import ErrorBody, NotFound, ServiceMatchError
 from servicematch.inbound.client import client_ip
-from servicematch.inbound.ratelimit import SlidingWindowLimiter, too_many
+from servicematch.inbound.ratelimit import AdminAuthLimiterDep, too_many
 
 # Declares the bearer scheme in the OpenAPI schema; the checks below stay ours (auto_error off).
 bearer = HTTPBearer(auto_error=False, description="SERVICEMATCH_ADMIN_TOKEN")
 
 
-async def require_admin(request: Request, settings: SettingsDep,
+async def require_admin(request: Request, settings: SettingsDep, failures: AdminAuthLimiterDep,
                         credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> None:
     """The admin API exists only while a token is set, and answers only to that token.
 
@@ -30,7 +30,6 @@ async def require_admin(request: Request, settings: SettingsDep,
     token = settings.admin_token
     if not token:
         raise NotFound("Not Found")
-    failures: SlidingWindowLimiter = request.app.state.admin_auth_limiter
     client = client_ip(request, trusted_proxies=settings.trusted_proxies)
     wait = await failures.call(failures.retry_after, client)
     if wait > 0:

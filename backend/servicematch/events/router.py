@@ -6,15 +6,23 @@ would only help it craft junk. Valid events are queued; the rest are dropped bef
 
 from __future__ import annotations
 
-from fastapi import APIRouter, FastAPI, Request, Response
+from typing import Annotated
 
+from fastapi import APIRouter, Depends, FastAPI, Request, Response
+
+from servicematch.catalog.loader import CatalogDep
+from servicematch.deps import SettingsDep, app_part, install_part, part_of
 from servicematch.events.buffer import EventBuffer
 from servicematch.events.intake import MAX_BODY_BYTES, read_event
 from servicematch.inbound.client import client_ip
-from servicematch.inbound.ratelimit import SlidingWindowLimiter
+from servicematch.inbound.ratelimit import SlidingWindowLimiter, limit_store_of
 from servicematch.settings import Settings
 
 router = APIRouter(tags=["events"])
+
+# The queue the route adds events to and the per-address limit, as install_events made them.
+EventBufferDep = Annotated[EventBuffer, Depends(app_part("event_buffer"))]
+EventLimiterDep = Annotated[SlidingWindowLimiter, Depends(app_part("event_limiter"))]
 
 
 async def _bounded_body(request: Request) -> bytes | None:
@@ -32,21 +40,20 @@ async def _bounded_body(request: Request) -> bytes | None:
 
 
 @router.post("/api/events", status_code=204, summary="Record a funnel event (always 204; invalid ones are dropped)")
-async def record_event(request: Request) -> Response:
-    state = request.app.state
-    settings: Settings = state.settings
-    limiter: SlidingWindowLimiter = state.event_limiter
+async def record_event(request: Request, settings: SettingsDep, limiter: EventLimiterDep,
+                       buffer: EventBufferDep, catalog: CatalogDep) -> Response:
     if await limiter.call(limiter.hit, client_ip(request, trusted_proxies=settings.trusted_proxies)) > 0:
         return Response(status_code=204)
     body = await _bounded_body(request)
-    event = read_event(body, state.catalog) if body else None
+    event = read_event(body, catalog) if body else None
     if event is not None:
-        state.event_buffer.add(event)
+        buffer.add(event)
     return Response(status_code=204)
 
 
 def install_events(app: FastAPI, settings: Settings) -> None:
-    app.state.event_buffer = EventBuffer(app.state.session_factory, retention_days=settings.events_retention_days)
-    app.state.event_limiter = SlidingWindowLimiter(name="events", limit=settings.events_rate_limit,
-                                                     window_seconds=60, store=app.state.rate_limit_store)
+    install_part(app, "event_buffer", EventBuffer(part_of(app, "session_factory"),
+                                                  retention_days=settings.events_retention_days))
+    install_part(app, "event_limiter", SlidingWindowLimiter(name="events", limit=settings.events_rate_limit,
+                                                            window_seconds=60, store=limit_store_of(app)))
     app.include_router(router)

@@ -18,9 +18,9 @@ import math
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Annotated, TypeVar
 
-from fastapi import Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from limits import RateLimitItem, RateLimitItemPerSecond
 from limits.errors import StorageError
@@ -28,6 +28,7 @@ from limits.storage import MemoryStorage, RedisStorage
 from limits.storage.base import SlidingWindowCounterSupport
 from limits.strategies import SlidingWindowCounterRateLimiter
 
+from servicematch.deps import app_part, install_part, part_of, request_part, settings_of
 from servicematch.errors import ServiceMatchError
 from servicematch.settings import Settings
 
@@ -194,7 +195,7 @@ def enforce(*, limiter: SlidingWindowLimiter, client: str) -> None:
 
 
 def _client(request: Request) -> str:
-    return client_ip(request, trusted_proxies=request.app.state.settings.trusted_proxies)
+    return client_ip(request, trusted_proxies=settings_of(request).trusted_proxies)
 
 
 class Allowance:
@@ -217,7 +218,7 @@ def counted_when_accepted(limiter_name: str) -> Callable[[Request], Awaitable[Al
     """
 
     async def dependency(request: Request) -> Allowance:
-        limiter: SlidingWindowLimiter = getattr(request.app.state, limiter_name)
+        limiter: SlidingWindowLimiter = request_part(request, limiter_name)
         client = _client(request)
         wait = await limiter.call(limiter.retry_after, client)
         if wait > 0:
@@ -231,7 +232,7 @@ def counted_always(limiter_name: str) -> Callable[[Request], Awaitable[None]]:
     """A dependency for lookups: every request counts; 429 once the allowance is spent."""
 
     async def dependency(request: Request) -> None:
-        limiter: SlidingWindowLimiter = getattr(request.app.state, limiter_name)
+        limiter: SlidingWindowLimiter = request_part(request, limiter_name)
         wait = await limiter.call(limiter.hit, _client(request))
         if wait > 0:
             raise too_many(wait)
@@ -246,21 +247,31 @@ def make_store(settings: Settings) -> LimitStore:
     return LimitStore.memory()
 
 
-def install_rate_limits(app, settings: Settings) -> None:
-    """The app's limiters, sharing one store (`app.state.rate_limit_store`), which routers that
+def install_rate_limits(app: FastAPI, settings: Settings) -> None:
+    """The app's limiters, sharing one store (the part `rate_limit_store`), which routers that
     build their own limiters use as well."""
-    store = app.state.rate_limit_store = make_store(settings)
+    store = make_store(settings)
+    install_part(app, "rate_limit_store", store)
     if settings.environment == "production" and not settings.is_sqlite and not settings.redis_url:
         log.warning("Rate limits are kept in this process's memory (SERVICEMATCH_REDIS_URL is empty): "
                     "each web process on this database gives a client the whole allowance again")
     minute = 60
-    app.state.submit_limiter = SlidingWindowLimiter(
+    install_part(app, "submit_limiter", SlidingWindowLimiter(
         name="submit", limit=settings.submit_rate_limit, window_seconds=settings.submit_rate_window_seconds,
-        store=store)
-    app.state.validate_limiter = SlidingWindowLimiter(
-        name="validate", limit=settings.validate_rate_limit, window_seconds=minute, store=store)
-    app.state.address_limiter = SlidingWindowLimiter(
-        name="address", limit=settings.address_rate_limit, window_seconds=minute, store=store)
-    app.state.admin_auth_limiter = SlidingWindowLimiter(
+        store=store))
+    install_part(app, "validate_limiter", SlidingWindowLimiter(
+        name="validate", limit=settings.validate_rate_limit, window_seconds=minute, store=store))
+    install_part(app, "address_limiter", SlidingWindowLimiter(
+        name="address", limit=settings.address_rate_limit, window_seconds=minute, store=store))
+    install_part(app, "admin_auth_limiter", SlidingWindowLimiter(
         name="admin-auth", limit=settings.admin_auth_failure_limit,
-        window_seconds=settings.admin_auth_window_seconds, store=store)
+        window_seconds=settings.admin_auth_window_seconds, store=store))
+
+
+def limit_store_of(app: FastAPI) -> LimitStore:
+    """The store install_rate_limits made, for a room that builds limiters of its own."""
+    return part_of(app, "rate_limit_store")
+
+
+# What a route asks for to count wrong admin tokens (delivery/router.py).
+AdminAuthLimiterDep = Annotated[SlidingWindowLimiter, Depends(app_part("admin_auth_limiter"))]

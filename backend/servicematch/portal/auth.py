@@ -21,12 +21,11 @@ from servicematch.access.sessions import (
     live_session,
 )
 from servicematch.delivery.models import Provider
-from servicematch.deps import SessionDep
+from servicematch.deps import SessionDep, SettingsDep, settings_of
 from servicematch.errors import NothingHere, ServiceMatchError
 from servicematch.inbound.client import client_ip
 from servicematch.portal.models import ProviderAccount
 from servicematch.portal.sessions import COOKIE_NAME, PORTAL
-from servicematch.settings import Settings
 
 NOT_SIGNED_IN = "Sign in to use the provider portal."
 BAD_CSRF = "This request lacks a valid X-CSRF-Token header; reload the page and try again."
@@ -42,12 +41,11 @@ class Caller:
 
 
 def request_ip(request: Request) -> str:
-    return client_ip(request, trusted_proxies=request.app.state.settings.trusted_proxies)
+    return client_ip(request, trusted_proxies=settings_of(request).trusted_proxies)
 
 
-def current_provider(request: Request, db: SessionDep) -> Caller:
+def current_provider(request: Request, db: SessionDep, settings: SettingsDep) -> Caller:
     """401 without a live portal session; 403 when a state-changing call lacks its CSRF token."""
-    settings: Settings = request.app.state.settings
     token = request.cookies.get(COOKIE_NAME)
     found = live_session(db, PORTAL, token, idle=timedelta(minutes=settings.portal_session_idle_minutes))
     if found is None:

@@ -26,7 +26,7 @@ from servicematch.access.sessions import (
 from servicematch.access.throttle import Throttle, enforce_signin_throttle
 from servicematch.catalog.loader import CatalogDep
 from servicematch.delivery.models import Provider
-from servicematch.deps import SessionDep, SessionFactoryDep, SettingsDep
+from servicematch.deps import SessionDep, SessionFactoryDep, SettingsDep, install_part, part_of
 from servicematch.errors import (
     RATE_LIMITED_RESPONSES,
     SIGNED_IN_ERROR_RESPONSES,
@@ -34,7 +34,7 @@ from servicematch.errors import (
     ServiceMatchError,
     error_body,
 )
-from servicematch.inbound.ratelimit import SlidingWindowLimiter, counted_always
+from servicematch.inbound.ratelimit import SlidingWindowLimiter, counted_always, limit_store_of
 from servicematch.intake.schemas import text
 from servicematch.kernel.clock import utcnow
 from servicematch.portal import accounts, profile
@@ -292,13 +292,13 @@ router.include_router(money_router)
 
 def install_portal(app: FastAPI) -> None:
     """The portal's API and the joining API, with their per-address limits in the app's store."""
-    settings: Settings = app.state.settings
-    store = app.state.rate_limit_store
-    app.state.partner_apply_limiter = SlidingWindowLimiter(
-        name="partner-apply", limit=settings.partner_application_rate_limit, window_seconds=3600, store=store)
+    settings: Settings = part_of(app, "settings")
+    store = limit_store_of(app)
+    install_part(app, "partner_apply_limiter", SlidingWindowLimiter(
+        name="partner-apply", limit=settings.partner_application_rate_limit, window_seconds=3600, store=store))
     # Links and forgotten passwords: guessing a token and mail-bombing an address stay slow.
-    app.state.portal_link_limiter = SlidingWindowLimiter(name="portal-link", limit=40, window_seconds=900,
-                                                         store=store)
+    install_part(app, "portal_link_limiter", SlidingWindowLimiter(name="portal-link", limit=40, window_seconds=900,
+                                                                  store=store))
     app.include_router(join_router)
     app.include_router(router)
     app.include_router(offers_router)

@@ -7,14 +7,14 @@ from fastapi import APIRouter, Depends, FastAPI
 from pydantic import BaseModel, ConfigDict, Field
 
 from servicematch.catalog.loader import CatalogDep
-from servicematch.deps import SessionDep, SettingsDep
+from servicematch.deps import SessionDep, SettingsDep, install_part
 from servicematch.errors import (
     RATE_LIMITED_RESPONSES,
     SIGNED_IN_ERROR_RESPONSES,
     ErrorBody,
     ServiceMatchError,
 )
-from servicematch.inbound.ratelimit import SlidingWindowLimiter, counted_always
+from servicematch.inbound.ratelimit import LimitStore, SlidingWindowLimiter, counted_always
 from servicematch.kernel.numbers import WholeNumber
 from servicematch.portal import reviews
 from servicematch.portal.auth import OwnProvider
@@ -100,8 +100,9 @@ def provider_reviews(caller: OwnProvider, db: SessionDep) -> ProviderReviews:
     return ProviderReviews(**reviews.provider_reviews(db, caller.provider.id))
 
 
-def install_reviews(app: FastAPI, store) -> None:
+def install_reviews(app: FastAPI, store: LimitStore) -> None:
     # As generous as the other link pages: enough for a household, too few to guess tokens.
-    app.state.review_limiter = SlidingWindowLimiter(name="reviews", limit=30, window_seconds=900, store=store)
+    install_part(app, "review_limiter", SlidingWindowLimiter(name="reviews", limit=30, window_seconds=900,
+                                                             store=store))
     app.include_router(public)
     app.include_router(portal)

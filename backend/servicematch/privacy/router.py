@@ -9,9 +9,9 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from servicematch.catalog.loader import CatalogDep
-from servicematch.deps import SessionFactoryDep, SettingsDep
+from servicematch.deps import SessionFactoryDep, SettingsDep, install_part
 from servicematch.errors import RATE_LIMITED_RESPONSES
-from servicematch.inbound.ratelimit import SlidingWindowLimiter, counted_always
+from servicematch.inbound.ratelimit import SlidingWindowLimiter, counted_always, limit_store_of
 from servicematch.intake.schemas import text
 from servicematch.privacy import requests as rights
 from servicematch.privacy import stop
@@ -65,11 +65,11 @@ _try_limit = Depends(counted_always("privacy_try_limiter"))
 
 def install_privacy(app: FastAPI, settings: Settings) -> None:
     """The privacy routes and their limits, in the app's rate-limit store (Redis when it is set)."""
-    store = app.state.rate_limit_store
-    app.state.privacy_start_limiter = SlidingWindowLimiter(name="privacy-start", limit=20, window_seconds=900,
-                                                           store=store)
-    app.state.privacy_try_limiter = SlidingWindowLimiter(name="privacy-try", limit=40, window_seconds=900,
-                                                         store=store)
+    store = limit_store_of(app)
+    install_part(app, "privacy_start_limiter", SlidingWindowLimiter(name="privacy-start", limit=20,
+                                                                    window_seconds=900, store=store))
+    install_part(app, "privacy_try_limiter", SlidingWindowLimiter(name="privacy-try", limit=40,
+                                                                  window_seconds=900, store=store))
     app.include_router(router)
 
 

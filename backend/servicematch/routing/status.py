@@ -22,9 +22,9 @@ from sqlalchemy.orm import Session, sessionmaker
 from starlette.concurrency import run_in_threadpool
 
 from servicematch.delivery.models import LEAD_KINDS, Delivery, DeliveryStatus
-from servicematch.deps import SessionFactoryDep, SettingsDep
+from servicematch.deps import SessionFactoryDep, SettingsDep, install_part
 from servicematch.errors import RATE_LIMITED_RESPONSES, NotFound
-from servicematch.inbound.ratelimit import SlidingWindowLimiter, counted_always
+from servicematch.inbound.ratelimit import SlidingWindowLimiter, counted_always, limit_store_of
 from servicematch.intake.models import Lead
 from servicematch.intake.status_token import STATUS_TOKEN_HEADER, status_token_matches
 from servicematch.kernel.clock import utcnow
@@ -60,8 +60,8 @@ router = APIRouter(prefix="/api", tags=["intake"], responses=RATE_LIMITED_RESPON
 
 def install_lead_status(app: FastAPI, settings: Settings) -> None:
     """The route and its per-address limit, in the app's rate-limit store (Redis when it is set)."""
-    app.state.status_limiter = SlidingWindowLimiter(name="lead-status", limit=settings.status_rate_limit,
-                                                    window_seconds=MINUTE, store=app.state.rate_limit_store)
+    install_part(app, "status_limiter", SlidingWindowLimiter(
+        name="lead-status", limit=settings.status_rate_limit, window_seconds=MINUTE, store=limit_store_of(app)))
     app.include_router(router)
 
 
