@@ -138,6 +138,7 @@ class Submitter:
 
 def server_env(receivers: list[Receiver], *, worker: bool) -> dict[str, str]:
     return {"SERVICEMATCH_BUYER_URL": receivers[0].url, "SERVICEMATCH_BUYER_SECRET": "bench-secret-" + "b" * 32,
+            "SERVICEMATCH_BUYER_NAME": "Bench Buyer LLC",
             "SERVICEMATCH_SUBMIT_RATE_LIMIT": "100000000", "SERVICEMATCH_ENVIRONMENT": "test",
             "SERVICEMATCH_ADMIN_TOKEN": ADMIN_TOKEN, "SERVICEMATCH_SMTP_HOST": "",
             "SERVICEMATCH_WORKER_ENABLED": "true" if worker else "false",

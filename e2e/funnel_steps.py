@@ -162,7 +162,9 @@ def fill_field(page: Page, f: dict, contact: Contact) -> None:
     label = f["label"]
     kind = f["type"]
     if kind == "date":
-        pick_date(page, label, "1960", "April", "02")
+        # A birth date agrees with the age range answer_step chooses (the first acceptable: 50-59).
+        birth_date = f.get("mapping") == "dob" or f.get("autoComplete") == "bday"
+        pick_date(page, label, str(datetime.now(UTC).year - 55) if birth_date else "1960", "April", "02")
     elif kind == "select":
         value = getattr(contact, f["id"], None) or f["options"][0]
         page.get_by_label(label, exact=True).select_option(value)

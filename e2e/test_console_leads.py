@@ -1,6 +1,7 @@
 """A lead in the console after its deliveries and the consumer's stop, at 390 and 1280 px: its page
 counts the lead's deliveries, its consent receipt and its privacy notices apart; the list marks it
-revoked, and the export says so with its consent, do-not-sell signal and source."""
+revoked, and the export says so with its consent, do-not-sell signal and source. The list and the
+lead page show the reference the consumer quotes."""
 
 from __future__ import annotations
 
@@ -149,3 +150,24 @@ def test_the_export_says_when_consent_was_given_and_withdrawn_and_the_source(pag
     assert row["consentTextSha256"] == hashlib.sha256(consent["text"].encode()).hexdigest() == consent["textSha256"]
     assert (row["revoked"], row["revokedAt"]) == ("True", revoked_lead["privacy"]["revokedAt"])
     assert (row["doNotSell"], row["source"]) == ("False", "website")
+
+
+def test_the_list_and_the_lead_page_show_the_reference_the_consumer_quotes(page: Page, operators, kept_lead: dict,
+                                                                          save_screenshot):
+    reference = kept_lead["reference"]
+    assert re.fullmatch(r"[0-9A-Z]{4}-[0-9A-Z]{4}", reference)
+    # Found by the reference as a consumer reads it out on the phone, without its dash, in lower case.
+    sign_in(page, operators.analyst, path=f"/admin/leads?q={reference.replace('-', '').lower()}")
+    row = page.get_by_role("row").filter(has_text=kept_lead["requestId"])
+    shown = row.get_by_text(f"Ref {reference}", exact=True)
+    expect(shown).to_be_visible()
+    # On screen as the page opens, at 390 px too, not past the table's sideways scroll.
+    assert element_at_centre_is(page, shown)
+    assert no_sideways_overflow(page)
+    save_screenshot(page, "console-leads-reference")
+
+    row.get_by_role("link", name=kept_lead["requestId"]).click()
+    facts = page.get_by_role("region", name="Lead")
+    expect(facts.locator("dt", has_text="Reference").locator("xpath=following-sibling::dd[1]")).to_have_text(reference)
+    assert no_sideways_overflow(page)
+    save_screenshot(page, "console-lead-reference")

@@ -104,7 +104,7 @@ def open_phone_step(page: Page, live_server: str) -> list[list[dict]]:
 
 def test_the_phone_number_formats_as_it_is_typed(page: Page, live_server: str):
     open_phone_step(page, live_server)
-    phone = page.get_by_label("Phone Number Verification")
+    phone = page.get_by_label("Phone number", exact=True)
     phone.press_sequentially("5125550142")
     expect(phone).to_have_value("(512) 555-0142")
     phone.fill("")
@@ -159,7 +159,7 @@ def test_the_call_flow_retries_with_one_request_id(page: Page, live_server: str)
     page.route("**/api/call-submit", fail_first)
     page.goto("/call/final-expense-ib")
     complete_steps(page, steps, Contact())
-    expect(page.get_by_text("Checking Availability In Your Area...")).to_be_visible()
+    expect(page.get_by_role("heading", name="Thank you! We have your request.")).to_be_visible(timeout=10_000)
     assert len(seen) == 2
     assert seen[0] and seen[0] == seen[1]
 

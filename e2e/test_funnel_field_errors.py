@@ -36,7 +36,7 @@ def open_contact_step(page: Page, live_server: str, query: str = "") -> list[lis
 def open_phone_step(page: Page, live_server: str) -> list[list[dict]]:
     steps = open_contact_step(page, live_server, f"?{PREFILL}")
     page.get_by_role("button", name="Next").click()
-    expect(page.get_by_label("Phone Number Verification")).to_be_visible()
+    expect(page.get_by_label("Phone number", exact=True)).to_be_visible()
     return steps
 
 
@@ -61,26 +61,26 @@ def test_required_fields_block_next_and_the_first_empty_one_gets_focus(page: Pag
 
 def test_short_phone_number(page: Page, live_server: str):
     open_phone_step(page, live_server)
-    page.get_by_label("Phone Number Verification").fill("51255")
+    page.get_by_label("Phone number", exact=True).fill("51255")
     page.get_by_role("checkbox").check()
     page.get_by_role("button", name="Submit").click()
-    expect(field_error(page, "Phone Number Verification")).to_have_text("Phone number must be at least 10 digits")
+    expect(field_error(page, "Phone number")).to_have_text("Phone number must be at least 10 digits")
 
 
 def test_invalid_phone_number_from_the_server(page: Page, live_server: str):
     open_phone_step(page, live_server)
-    page.get_by_label("Phone Number Verification").fill("1234567890")
+    page.get_by_label("Phone number", exact=True).fill("1234567890")
     page.get_by_role("checkbox").check()
     page.get_by_role("button", name="Submit").click()
-    expect(field_error(page, "Phone Number Verification")).to_have_text("Invalid phone number")
+    expect(field_error(page, "Phone number")).to_have_text("Invalid phone number")
     # Editing the field clears its message.
-    page.get_by_label("Phone Number Verification").fill("5125550142")
+    page.get_by_label("Phone number", exact=True).fill("5125550142")
     expect(page.get_by_text("Invalid phone number")).to_have_count(0)
 
 
 def test_phone_input_keeps_eleven_digits_and_shows_plus_one(page: Page, live_server: str):
     open_phone_step(page, live_server)
-    phone = page.get_by_label("Phone Number Verification")
+    phone = page.get_by_label("Phone number", exact=True)
     phone.fill("1 (512) 555-0142 999")
     expect(phone).to_have_value("+1 (512) 555-0142")
     phone.fill("512-555-0142-7")
@@ -116,7 +116,7 @@ def test_submit_error_alert_reenables_the_button(page: Page, live_server: str):
     held: list[Route] = []
     page.route("**/api/submit-form", lambda route: held.append(route))
     open_phone_step(page, live_server)
-    page.get_by_label("Phone Number Verification").fill("5125550142")
+    page.get_by_label("Phone number", exact=True).fill("5125550142")
     submit = page.get_by_role("button", name="Submit")
     expect(submit).to_be_disabled()
     page.get_by_role("checkbox").check()
@@ -133,7 +133,7 @@ def test_server_refusal_puts_messages_under_the_fields(page: Page, live_server: 
     page.route("**/api/submit-form", lambda route: route.fulfill(
         status=422, json={"error": "The request is not valid.", "fields": {"consumer.zip": "ZIP code must be exactly 5 digits"}}))
     open_phone_step(page, live_server)
-    page.get_by_label("Phone Number Verification").fill("5125550142")
+    page.get_by_label("Phone number", exact=True).fill("5125550142")
     page.get_by_role("checkbox").check()
     page.get_by_role("button", name="Submit").click()
     expect(page.get_by_role("alert")).to_have_text("There was an error submitting the form. Please try again.")
@@ -155,7 +155,7 @@ def test_recaptcha_without_a_token_stops_the_submission(page: Page, live_server:
                lambda route: route.fulfill(body=RECAPTCHA_STUB, content_type="text/javascript"))
     page.on("request", lambda request: submitted.append(request.url) if "submit-form" in request.url else None)
     open_phone_step(page, live_server)
-    page.get_by_label("Phone Number Verification").fill("5125550142")
+    page.get_by_label("Phone number", exact=True).fill("5125550142")
     page.get_by_role("checkbox").check()
     page.get_by_role("button", name="Submit").click()
     expect(page.get_by_role("alert")).to_have_text("reCAPTCHA verification failed. Please try again.")
@@ -174,7 +174,7 @@ def test_a_zip_in_another_state_is_explained_on_the_address_step(page: Page, liv
     expect_step(page, len(steps) - 1, len(steps))
     page.get_by_label("ZIP Code", exact=True).fill("78701")
     page.get_by_role("button", name="Next").click()
-    expect(page.get_by_label("Phone Number Verification")).to_be_visible()
+    expect(page.get_by_label("Phone number", exact=True)).to_be_visible()
 
 
 def test_a_washington_dc_address_fills_the_state(page: Page, live_server: str):
@@ -186,4 +186,4 @@ def test_a_washington_dc_address_fills_the_state(page: Page, live_server: str):
         fill_field(page, f, dc)
     expect(state).to_have_value("DC")
     page.get_by_role("button", name="Next").click()
-    expect(page.get_by_label("Phone Number Verification")).to_be_visible()
+    expect(page.get_by_label("Phone number", exact=True)).to_be_visible()

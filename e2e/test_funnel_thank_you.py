@@ -65,7 +65,10 @@ def test_a_request_companies_received_names_them_under_the_services_message(page
     assert thank_you_heading(page) == RECEIVED
     expect(page.get_by_text(service["successMessage"])).to_be_visible()
     who = page.get_by_role("region", name="Who will contact you")
-    expect(who.get_by_role("listitem")).to_have_text([BUYER_NAME, "Cool Air", "Lone Star Heating"])
+    # Each named with what it is (test_site_claims.py).
+    expect(who.get_by_role("listitem")).to_have_text([
+        f"{BUYER_NAME}A lead buyer, which may pass your request on to companies that offer HVAC",
+        "Cool AirA provider in our network that offers HVAC", "Lone Star HeatingA provider in our network that offers HVAC"])
     expect(page.get_by_text("Expect a call or text")).to_be_visible()
     assert no_sideways_overflow(page), "the page scrolls sideways"
     save_screenshot(page, "thank-you-received")

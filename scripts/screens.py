@@ -35,10 +35,13 @@ THANK_YOU_STATE = {
 }
 # What GET /api/leads/{requestId}/status answers the thank-you page in the pictures: two companies.
 THANK_YOU_STATUS = {"reference": "3F2A-9C1B", "finished": True, "receiptEmail": True,
-                    "companies": ["Capitol City Exteriors", "Lone Star Roofing"]}
+                    "companies": ["Capitol City Exteriors", "Lone Star Roofing"], "service": "Roofing",
+                    "recipients": [{"name": "Capitol City Exteriors", "kind": "buyer", "licenceChecked": False},
+                                   {"name": "Lone Star Roofing", "kind": "provider", "licenceChecked": False}]}
 CALL_THANKS_STATE = {
     "phoneNumber": "(888) 555-0142", "callToAction": "Speak with a licensed agent today.",
-    "service": "final-expense-ib", "vertical": "insurance",
+    "service": "final-expense-ib", "vertical": "insurance", "reference": "7K3M-Q9TX",
+    "successMessage": "Your answers are saved. A licensed agent can go through your options with you by phone.",
     "callHours": {"timeZone": "America/New_York", "zoneLabel": "ET", "opens": "09:00", "closes": "18:00"},
 }
 # The browser's clock in every screenshot: 10 AM in New York, while the call centre answers.
@@ -66,7 +69,7 @@ SCREENS = [
     Screen("form", "/form/hvac", ready="Step 1 of"),
     Screen("call", "/call/final-expense-ib", ready="Step 1 of"),
     Screen("thank-you", "/thank-you", state=THANK_YOU_STATE, ready="What happens next", status=THANK_YOU_STATUS),
-    Screen("call-thanks", "/call-thanks", state=CALL_THANKS_STATE, ready="Current Wait Time"),
+    Screen("call-thanks", "/call-thanks", state=CALL_THANKS_STATE, ready="Agents take calls"),
     Screen("disqualified", "/disqualified", ready="Return Home"),
     Screen("about-us", "/about-us", ready="For Consumers"),
     Screen("partner-with-us", "/partner-with-us", ready="Contact Us Now"),

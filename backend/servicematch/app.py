@@ -18,6 +18,7 @@ from fastapi.middleware.gzip import GZipMiddleware
 from servicematch.address.directory import load_directory
 from servicematch.address.router import router as address_router
 from servicematch.catalog.loader import cached_catalog
+from servicematch.catalog.partners import publish_at_start_up
 from servicematch.catalog.router import router as catalog_router
 from servicematch.console.router import install_console
 from servicematch.db.session import make_engine, make_session_factory
@@ -34,6 +35,7 @@ from servicematch.intake.store import LeadStore, SimpleLeadStore
 from servicematch.intake.writer import BatchedLeadStore
 from servicematch.kernel.heap import tune_for_serving
 from servicematch.ops.router import router as ops_router
+from servicematch.portal.public_ratings import install_public_ratings
 from servicematch.portal.router import install_portal
 from servicematch.privacy.router import install_privacy
 from servicematch.reporting.ledger_days import watch_ledger
@@ -57,6 +59,9 @@ def create_app(settings: Settings | None = None, *, tune_gc: bool = False) -> Fa
     catalog = cached_catalog(settings.catalog_dir)
     engine = make_engine(settings.database_url)
     session_factory = make_session_factory(engine)
+    # A new marketing-partners version when the catalogue's list or the fixed buyer changed
+    # (catalog/partners.py); companies publish their own changes as they commit.
+    publish_at_start_up(session_factory, marketing_partners=catalog.catalog.marketingPartners, settings=settings)
     # Storing a lead commits it with its consent record and a "lead accepted" event; routing, in
     # the worker, decides who gets it and queues its deliveries and consent receipt.
     transactions = LeadTransactions(session_factory=session_factory, settings=settings, index=catalog)
@@ -125,6 +130,7 @@ def create_app(settings: Settings | None = None, *, tune_gc: bool = False) -> Fa
     install_events(app, settings)  # POST /api/events: queued in memory, written in batches by one thread
     install_console(app)  # /api/console/* (the console's page, /admin, is one of the site's routes)
     install_portal(app)  # /api/pro/* (the provider portal) and /api/partner/* (joining)
+    install_public_ratings(app)  # GET /api/ratings: the reviews' average, once there are enough
     install_privacy(app, settings)  # rights requests by code, the receipt's one-click stop
     wire_withdrawal()  # a stop or an erasure withdraws the lead's open offers (routing)
     install_site(app, settings, catalog)  # last: its catch-all route answers what no API route did

@@ -7,7 +7,7 @@ import os
 
 import click
 
-from servicematch.settings import SettingsError, get_settings
+from servicematch.settings import SettingsError, get_settings, served_origin
 
 
 class _Commands(click.Group):
@@ -53,6 +53,11 @@ def serve(host: str, port: int, workers: int, run_migrations: bool, run_worker: 
         os.environ["SERVICEMATCH_WORKER_ENABLED"] = "false"
         get_settings.cache_clear()
     settings = get_settings()
+    if settings.environment != "production" and "site_origin" not in settings.model_fields_set:
+        # Links in mail point to the port being served (production must name its origin).
+        os.environ["SERVICEMATCH_SITE_ORIGIN"] = served_origin(host, port)
+        get_settings.cache_clear()
+        settings = get_settings()
     if run_migrations:
         from servicematch.schema.migrate import upgrade
 

@@ -27,6 +27,12 @@ DEFAULT_SITE_ORIGIN = "http://127.0.0.1:8000"
 MIN_SECRET_BYTES = 32
 
 
+# A consumer consents to "marketing partners" by name (catalog/partners.py): an unnamed buyer is on
+# no list, so routing sends it nothing.
+UNNAMED_BUYER = ("SERVICEMATCH_BUYER_NAME must be set when SERVICEMATCH_BUYER_URL is: an unnamed buyer is on "
+                 "no marketing-partners list, so it receives no leads; set the name consumers know it by")
+
+
 class Settings(BaseSettings):
     """Every knob of the service; `.env.example` documents each one."""
 
@@ -233,14 +239,17 @@ class Settings(BaseSettings):
         if not self.recaptcha_secret_key:
             found.append("reCAPTCHA is off (SERVICEMATCH_RECAPTCHA_SECRET_KEY is empty): "
                          "lead submissions are accepted without a bot check")
+        if self.buyer_url and not self.buyer_name:
+            found.append(UNNAMED_BUYER)
         return found
 
     def _unsafe_buyer(self) -> list[str]:
         # The buyer secret itself is required by _weak_secrets.
+        problems = [UNNAMED_BUYER] if self.buyer_url and not self.buyer_name else []
         if self.buyer_url and not self.private_webhooks_allowed and not self.buyer_url.startswith("https://"):
-            return [("SERVICEMATCH_BUYER_URL must be an https:// URL in production "
-                    "(SERVICEMATCH_ALLOW_PRIVATE_WEBHOOKS=true overrides this)")]
-        return []
+            problems.append("SERVICEMATCH_BUYER_URL must be an https:// URL in production "
+                            "(SERVICEMATCH_ALLOW_PRIVATE_WEBHOOKS=true overrides this)")
+        return problems
 
     @property
     def private_webhooks_allowed(self) -> bool:
@@ -272,6 +281,13 @@ class Settings(BaseSettings):
             "pixelId": self.pixel_id,
             "trustedformEnabled": self.trustedform_enabled,
         }
+
+
+def served_origin(host: str, port: int) -> str:
+    """The origin of `servicematch serve --host --port` as a browser on this machine reaches it:
+    what links in mail point to outside production when SERVICEMATCH_SITE_ORIGIN is not set."""
+    shown = {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "::1"}.get(host, host)
+    return f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"
 
 
 class SettingsError(Exception):

@@ -40,7 +40,7 @@ def settings(database_url: str, static_dir: Path, receiver: Receiver) -> Setting
     return Settings(
         environment="test", database_url=database_url, static_dir=static_dir, secret_key="test-secret-key",
         data_key=base64.b64encode(os.urandom(32)).decode(), worker_enabled=False, submit_rate_limit=10_000,
-        buyer_url=receiver.url, buyer_secret="buyer-secret-for-tests-0123456789abcdef",
+        buyer_url=receiver.url, buyer_secret="buyer-secret-for-tests-0123456789abcdef", buyer_name="Fixed Lead Buyer LLC",
         console_signin_failures_per_account=3, console_signin_failures_per_address=5,
     )
 

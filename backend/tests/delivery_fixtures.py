@@ -55,7 +55,7 @@ def settings(database_url: str, static_dir: Path, tmp_path: Path, receiver: Http
     return Settings(
         environment="test", database_url=database_url, static_dir=static_dir,
         secret_key="test-secret-key", data_key=base64.b64encode(os.urandom(32)).decode(),
-        worker_enabled=False, buyer_url=receiver.url, buyer_secret=BUYER_SECRET,
+        worker_enabled=False, buyer_url=receiver.url, buyer_secret=BUYER_SECRET, buyer_name="Fixed Lead Buyer LLC",
         smtp_host="127.0.0.1", smtp_port=smtp.port, smtp_starttls=False,
         # Generous: other work may share this machine, and a slow answer must not look like a failure.
         delivery_timeout_seconds=10, delivery_lease_seconds=30, admin_token="admin-token",

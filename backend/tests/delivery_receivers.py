@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import socket
 import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Self
+from typing import Self, TypeVar
 
 from aiosmtpd.controller import Controller
 from background_server import serve_in_background
@@ -182,3 +183,20 @@ class SmtpReceiver:
             assert self._changed.wait_for(lambda: len(self.messages) >= count, timeout), (
                 f"expected {count} messages, got {len(self.messages)}")
             return list(self.messages)
+
+
+Started = TypeVar("Started")
+
+
+def started_receivers(kind: Callable[..., Started]) -> Iterator[Callable[..., Started]]:
+    """A fixture's body: start(**script) starts a receiver of `kind`; each is stopped at the end."""
+    started = []
+
+    def start(**script) -> Started:
+        receiver = kind(**script).start()
+        started.append(receiver)
+        return receiver
+
+    yield start
+    for receiver in started:
+        receiver.stop()

@@ -64,7 +64,7 @@ def production(**overrides) -> Settings:
 
 @pytest.mark.parametrize("name", ["secret_key", "admin_token", "buyer_secret"])
 def test_production_refuses_a_secret_shorter_than_32_bytes(name):
-    extra = {"buyer_url": "https://buyer.example/leads", "buyer_secret": STRONG}
+    extra = {"buyer_url": "https://buyer.example/leads", "buyer_secret": STRONG, "buyer_name": "Acme Home Quotes LLC"}
     with pytest.raises(ValidationError, match=f"SERVICEMATCH_{name.upper()}.*32 bytes"):
         production(**{**extra, name: "x" * 31})
     assert getattr(production(**{**extra, name: "x" * 32}), name) == "x" * 32
@@ -78,7 +78,8 @@ def test_a_buyer_secret_in_whsec_form_must_decode_to_24_bytes_anywhere():
     with pytest.raises(ValidationError, match="SERVICEMATCH_BUYER_SECRET.*at least 24 bytes"):
         Settings(environment="development", buyer_secret="whsec_not-base64")
     whsec = "whsec_" + "A" * 43 + "="
-    assert production(buyer_url="https://buyer.example/leads", buyer_secret=whsec).buyer_secret == whsec
+    assert production(buyer_url="https://buyer.example/leads", buyer_secret=whsec,
+                      buyer_name="Acme Home Quotes LLC").buyer_secret == whsec
     assert Settings(environment="development", buyer_secret="s3cret").buyer_secret == "s3cret"
 
 
@@ -99,6 +100,16 @@ def test_recaptcha_off_is_named_among_the_weaknesses():
     assert production(recaptcha_secret_key="k", recaptcha_site_key="p").weaknesses() == []
 
 
+def test_an_unnamed_fixed_buyer_is_refused_in_production_and_named_among_the_weaknesses_elsewhere():
+    """It would be on no marketing-partners list, so it would silently get no leads."""
+    with pytest.raises(ValidationError, match="SERVICEMATCH_BUYER_NAME must be set"):
+        production(buyer_url="https://buyer.example/leads", buyer_secret=STRONG)
+    development = Settings(environment="development", buyer_url="http://127.0.0.1:9/leads")
+    assert any(w.startswith("SERVICEMATCH_BUYER_NAME must be set") for w in development.weaknesses())
+    named = Settings(environment="development", buyer_url="http://127.0.0.1:9/leads", buyer_name="Acme")
+    assert not any("BUYER_NAME" in w for w in named.weaknesses())
+
+
 def test_production_refuses_to_start_without_a_mail_server():
     with pytest.raises(ValidationError, match="SERVICEMATCH_SMTP_HOST must be set in production"):
         production(smtp_host="")
@@ -116,7 +127,7 @@ def test_every_production_problem_is_listed_at_once():
     with pytest.raises(SettingsError) as refused:
         load_settings(environment="production", secret_key="short", buyer_url="http://buyer.example/leads")
     problems = refused.value.problems
-    for name in ("SECRET_KEY", "DATA_KEY", "BUYER_SECRET", "BUYER_URL", "SITE_ORIGIN", "SMTP_HOST"):
+    for name in ("SECRET_KEY", "DATA_KEY", "BUYER_SECRET", "BUYER_URL", "BUYER_NAME", "SITE_ORIGIN", "SMTP_HOST"):
         assert sum(line.startswith(f"SERVICEMATCH_{name} ") for line in problems) == 1, (name, problems)
     assert all("\n" not in line for line in problems)
 

@@ -43,8 +43,8 @@ try {
   await rm(outDir, { recursive: true, force: true })
   let bytes = 0
   const skipped = []
-  for (const { path } of site.pages) {
-    const markup = await render(path)
+  for (const { path, unmatched = false } of site.pages) {
+    const markup = await render(path, { unmatched })
     if (markup === null) {
       skipped.push(path)
       continue

@@ -13,14 +13,17 @@ const handler = createStaticHandler(appRoutes)
 
 /**
  * The markup inside <div id="root"> for a path, or null when no screen of the app draws it
- * (a route of the table whose page module does not exist). The API answers it reads must be primed first.
+ * (a route of the table whose page module does not exist). `unmatched`: the path matches no route,
+ * and its markup is the router's error screen, which the server sends for every unknown URL.
+ * The API answers it reads must be primed first.
  */
-export async function render(pathname: string): Promise<string | null> {
+export async function render(pathname: string, { unmatched = false } = {}): Promise<string | null> {
   await preloadScreen(pathname)
   const context = await handler.query(new Request(`http://localhost${pathname}`))
   if (context instanceof Response) throw new Error(`${pathname}: the router answered ${context.status}`)
-  if (context.statusCode === 404) return null
-  if (context.statusCode !== 200) throw new Error(`${pathname}: the router answered ${context.statusCode}`)
+  if (unmatched && context.statusCode !== 404) throw new Error(`${pathname}: a route matches it`)
+  if (context.statusCode === 404 && !unmatched) return null
+  if (context.statusCode !== 200 && !unmatched) throw new Error(`${pathname}: the router answered ${context.statusCode}`)
   const router = createStaticRouter(handler.dataRoutes, context)
   // hydrate={false}: no inline script with router state; the routes have no loaders to replay.
   return renderToString(

@@ -11,7 +11,7 @@ def _suggestion(street: str, entry: ZipEntry, *, zip_code: str) -> AddressSugges
     locality = " ".join(part for part in (f"{entry.city}, {entry.state}", zip_code) if part)
     return AddressSuggestion(
         label=f"{street}, {locality}" if street else locality,
-        address1=street, city=entry.city, state=entry.state, zip=zip_code,
+        address1=street, city=entry.city, state=entry.state, zip=zip_code, typed=street, found=locality,
     )
 
 

@@ -58,6 +58,14 @@ class CatalogAnswer(BaseModel):
     marketingPartners: MarketingPartners
 
 
+class PartnerListAnswer(BaseModel):
+    """GET /api/marketing-partners: the list the consent text's link shows now."""
+
+    version: str
+    note: str
+    partners: list[str]
+
+
 class ServiceDetail(ServiceConfig):
     """GET /api/services/...: the service's configuration with its consent text filled in."""
 

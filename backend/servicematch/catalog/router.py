@@ -7,17 +7,20 @@ from typing import Any
 from fastapi import APIRouter, Response
 
 from servicematch.catalog.loader import CatalogDep
-from servicematch.deps import SettingsDep
+from servicematch.deps import SessionFactoryDep, SettingsDep
 from servicematch.errors import NotFound
 from servicematch.settings import Settings
 
-from .answers import CatalogAnswer, ServiceDetail
+from .answers import CatalogAnswer, PartnerListAnswer, ServiceDetail
 from .loader import CatalogIndex
+from .partners import current_partner_list
 from .schema import ServiceConfig
 
 router = APIRouter(prefix="/api", tags=["catalog"])
 # The catalogue changes only with a deploy; let browsers and CDNs reuse it for a few minutes.
 CACHE_CONTROL = "public, max-age=300"
+# The partner list changes with the companies: a few seconds of reuse at most (docs/partners.md).
+PARTNERS_CACHE_CONTROL = "public, max-age=5"
 
 
 def service_summary(service: ServiceConfig) -> dict[str, Any]:
@@ -54,6 +57,14 @@ def read_catalog(index: CatalogDep, settings: SettingsDep, response: Response) -
         "services": [service_summary(s) for s in catalog.services],
         "marketingPartners": catalog.marketingPartners.model_dump(mode="json"),
     }
+
+
+@router.get("/marketing-partners", summary="The marketing-partners list the consent text's link shows now",
+            responses={200: {"model": PartnerListAnswer}})
+def read_marketing_partners(index: CatalogDep, sessions: SessionFactoryDep, response: Response) -> dict[str, Any]:
+    response.headers["Cache-Control"] = PARTNERS_CACHE_CONTROL
+    current = current_partner_list(sessions, index.catalog.marketingPartners)
+    return {"version": current.version, "note": current.note, "partners": list(current.partners)}
 
 
 @router.get("/services/{slug}", summary="One service's full configuration, by slug or alias",

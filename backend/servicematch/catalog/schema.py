@@ -88,12 +88,6 @@ class Faq(CatalogModel):
     answer: str = Field(min_length=1)
 
 
-class Testimonial(CatalogModel):
-    quote: str = Field(min_length=1)
-    author: str = Field(min_length=1)
-    location: str = Field(min_length=1)
-
-
 class CallHours(CatalogModel):
     """When a call flow's call centre answers, every day, in its own time zone: the number to call
     is shown only then."""
@@ -137,7 +131,8 @@ class ServiceConfig(CatalogModel):
     tcpaText: str | None = None
     successMessage: str = Field(min_length=1)
     faqs: list[Faq] = Field(min_length=4)
-    testimonials: list[Testimonial] = Field(min_length=3)
+    # No testimonials: quotes nobody wrote are not published (docs/site-claims.md); a file that still
+    # carries them is refused like any unknown key.
 
     @model_validator(mode="after")
     def _consistent(self) -> ServiceConfig:

@@ -88,7 +88,7 @@ class Invitation(BaseModel):
 
 
 class Invited(BaseModel):
-    provider: dict
+    provider: console_providers.ConsoleProvider
     email: MailSent
 
 
@@ -179,7 +179,7 @@ def invite_provider_again(provider_id: str, caller: AdminOnly, db: Db, settings:
     return Invited(provider=_provider_answer(db, provider), email=_mail(sent))
 
 
-@router.post("/providers/{provider_id}/licence-checked", response_model=dict,
+@router.post("/providers/{provider_id}/licence-checked", response_model=console_providers.ConsoleProvider,
              summary="Record that the provider's licence was checked: its verified badge shows (admins)")
 def licence_checked(provider_id: str, caller: AdminOnly, db: Db) -> dict:
     provider = directory.get_provider(session=db, provider_id=provider_id[:36])

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from servicematch.access.models import AuditEntry, add_audit_entry
 from servicematch.console.models import Operator
 from servicematch.console.paging import decode_int_cursor, iso
+from servicematch.console.shapes import Shape
 
 
 class Action:
@@ -16,6 +19,8 @@ class Action:
     SIGN_OUT = "signout"
     LEAD_VIEW = "lead.view"
     LEAD_EXPORT = "lead.export"
+    # An admin's page of the lead list, contact details in clear: its filters, no personal data.
+    LEAD_LIST = "lead.list"
     DELIVERY_RETRY = "delivery.retry"
     PROVIDER_ADD = "provider.add"
     PROVIDER_CHANGE = "provider.change"
@@ -36,6 +41,22 @@ class Action:
     CREDIT_APPROVE = "credit.approve"
     CREDIT_DENY = "credit.deny"
     REVIEW_HIDE = "review.hide"
+
+
+class AuditRow(Shape):
+    at: str | None
+    # The operator's e-mail (a provider account's for portal.* actions); null or empty when unknown.
+    operator: str | None
+    action: str
+    target: str | None
+    ip: str | None
+    # What the action was about, as recorded with it (an object; {} when nothing).
+    detail: Any
+
+
+class AuditPage(Shape):
+    items: list[AuditRow]
+    nextCursor: str | None
 
 
 def record(session: Session, *, action: str, operator: Operator | None, ip: str, target: str = "",

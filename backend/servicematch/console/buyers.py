@@ -6,10 +6,14 @@ from __future__ import annotations
 import time
 import uuid
 from dataclasses import fields as dataclass_fields
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.orm import Session
 
+from servicematch.catalog.partners import list_versions
+from servicematch.console.paging import iso
+from servicematch.console.shapes import Shape
 from servicematch.errors import ServiceMatchError
 from servicematch.intake.models import ConsentRecord, Lead
 from servicematch.intake.payload import consent_proof
@@ -46,6 +50,69 @@ class BuyerFields(BaseModel):
     monthlyBudget: Number | None = None
     hours: str | None = Field(default=None, max_length=120)
     secret: str | None = Field(default=None, max_length=200)
+
+
+class ConsoleBuyer(Shape):
+    """A buyer as the console lists it, never its secret; money in dollars."""
+
+    id: str
+    name: str
+    active: bool
+    postUrl: str
+    pingUrl: str | None
+    mode: Literal["ping-post", "fixed price"]
+    exclusive: bool
+    price: float | None
+    services: list[str]
+    states: list[str]
+    zips: list[str]
+    dailyCap: int | None
+    monthlyBudget: float | None
+    hours: str | None
+    leadsToday: int
+    spentThisMonth: float
+
+
+class ConsoleBuyerList(Shape):
+    items: list[ConsoleBuyer]
+
+
+class NewBuyer(ConsoleBuyer):
+    """The answer to adding a buyer: the only one that carries its signing secret."""
+
+    secret: str
+
+
+class PingTried(Shape):
+    outcome: Literal["bid", "pass"]
+    bid: float | None
+    reason: str | None
+    httpStatus: int | None
+    durationMs: int
+    pingId: str
+
+
+class PostTried(Shape):
+    outcome: str
+    httpStatus: int | None
+    error: str | None
+    durationMs: int
+
+
+class BuyerBid(Shape):
+    leadId: str
+    requestId: str
+    service: str
+    state: str | None
+    kind: str
+    amount: float | None
+    reason: str | None
+    atMs: int
+    at: str | None
+
+
+class BuyerBidList(Shape):
+    items: list[BuyerBid]
 
 
 def _console_error(exc: ServiceMatchError) -> ServiceMatchError:
@@ -195,3 +262,23 @@ def test_post(buyer: Buyer, settings: Settings) -> dict:
                  timeout_ms=settings.post_timeout_ms, settings=settings)
     return {"outcome": sent.outcome, "httpStatus": sent.status_code, "error": sent.error,
             "durationMs": round((time.monotonic() - started) * 1000)}
+
+
+class PartnerListItem(Shape):
+    """A published marketing-partners list: the version a consent record's `partnersVersion` names."""
+
+    version: str
+    publishedAt: str | None
+    partners: list[str]
+    count: int
+
+
+class PartnerLists(Shape):
+    items: list[PartnerListItem]
+
+
+def partner_lists_json(session: Session, *, limit: int = 50) -> list[dict]:
+    """The published marketing-partners versions, newest first: what each consent record's
+    `partnersVersion` names (catalog/partners.py)."""
+    return [{"version": row.id, "publishedAt": iso(row.published_at), "partners": list(row.partners),
+             "count": len(row.partners)} for row in list_versions(session, limit=limit)]

@@ -18,6 +18,7 @@ from servicematch.delivery.models import Provider
 from servicematch.errors import SIGNED_IN_ERROR_RESPONSES, NotFound, ServiceMatchError
 from servicematch.intake.schemas import LongText, RequiredLongText
 from servicematch.kernel.clock import utcnow
+from servicematch.kernel.references import shown_reference
 from servicematch.portal import credits
 from servicematch.portal.models import CreditRequest, CreditStatus
 from servicematch.portal.places import LeadPlace, places_of
@@ -64,6 +65,10 @@ class CreditDenial(BaseModel):
     note: RequiredLongText
 
 
+def _shown(reference: str | None) -> str | None:
+    return shown_reference(reference) if reference else None
+
+
 def credits_json(db, catalog: CatalogIndex, rows: list[CreditRequest]) -> list[ConsoleCredit]:
     names = dict(db.execute(select(Provider.id, Provider.name).where(
         Provider.id.in_({row.provider_id for row in rows}))).all()) if rows else {}
@@ -71,7 +76,9 @@ def credits_json(db, catalog: CatalogIndex, rows: list[CreditRequest]) -> list[C
     return [ConsoleCredit(
         **credits.view_of(row, places.get(row.lead_id, LeadPlace())).model_dump(), providerId=row.provider_id,
         providerName=names.get(row.provider_id, "deleted provider"), leadId=row.lead_id,
-        leadReference=places[row.lead_id].reference if row.lead_id in places else None, decidedBy=row.decided_by)
+        # As the consumer and the provider are shown it: two groups of four (kernel/references.py).
+        leadReference=_shown(places[row.lead_id].reference) if row.lead_id in places else None,
+        decidedBy=row.decided_by)
         for row in rows]
 
 

@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import timedelta
 
+from pydantic import Field
 from sqlalchemy import Date, func, literal, select, tuple_, union_all
 from sqlalchemy.orm import Session
 
@@ -22,23 +23,64 @@ from servicematch.console.counted import CountedDays, cached, counted_days, on_d
 from servicematch.console.dashboard_filters import DashboardFilters
 from servicematch.console.delivery_health import (
     DeliveryCounts,
+    DeliverySummary,
     counted_deliveries,
     delivery_health,
     live_deliveries,
 )
 from servicematch.console.funnels import (
+    CallClicks,
+    Funnel,
     call_clicks,
     counted_event_counts,
     funnels,
     live_event_counts,
 )
 from servicematch.console.paging import day_of
-from servicematch.console.revenue import RevenueCounts, counted_revenue, live_revenue, revenue
+from servicematch.console.revenue import (
+    Revenue,
+    RevenueCounts,
+    counted_revenue,
+    live_revenue,
+    revenue,
+)
+from servicematch.console.shapes import Shape
 from servicematch.intake.models import Lead
 from servicematch.reporting.models import LeadDaily
 from servicematch.reporting.rollup import day_runs, lead_dimensions
 
 LEAD_GROUPS = ("day", "service", "state", "source")
+
+
+class DateRange(Shape):
+    from_: str = Field(alias="from")
+    to: str
+
+
+class LeadsDay(Shape):
+    day: str
+    total: int
+    byVertical: dict[str, int]
+
+
+class KeyCount(Shape):
+    key: str
+    count: int
+
+
+class Dashboard(Shape):
+    """GET /dashboard: leads, funnels, delivery health and revenue over a range of days."""
+
+    range: DateRange
+    leadsPerDay: list[LeadsDay]
+    byVertical: list[KeyCount]
+    byService: list[KeyCount]
+    byState: list[KeyCount]
+    bySource: list[KeyCount]
+    funnels: list[Funnel]
+    callClicks: list[CallClicks]
+    delivery: DeliverySummary
+    revenue: Revenue
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
 
-from servicematch.console.lead_detail import CHANNELS, carried, recipient_of
+from servicematch.console.lead_detail import CHANNELS, carried, held_reason, recipient_of
 from servicematch.console.paging import decode_position, encode_position, iso
+from servicematch.console.shapes import Shape
 from servicematch.delivery.models import (
     Delivery,
     DeliveryAttempt,
@@ -22,6 +23,46 @@ from servicematch.routing.models import Buyer
 LISTED = (DeliveryStatus.FAILED, DeliveryStatus.REJECTED, DeliveryStatus.PENDING)
 RETRYABLE = (DeliveryStatus.FAILED, DeliveryStatus.REJECTED)
 MAX_BULK = 500
+
+
+class DeliveryRow(Shape):
+    """A delivery waiting for an operator: what it carried, to whom, and how its tries went."""
+
+    id: str
+    leadId: str
+    requestId: str
+    recipient: str
+    channel: str
+    payload: str
+    carried: str
+    status: str
+    attempts: int
+    lastError: str | None
+    # Why it was held rather than sent (consent withdrawn, data erased, opted out...); None if it was not.
+    heldReason: str | None
+    nextAttemptAt: str | None
+
+
+class DeliveryPage(Shape):
+    items: list[DeliveryRow]
+    nextCursor: str | None
+
+
+class WaitingCounts(Shape):
+    """How many deliveries each list holds now."""
+
+    failed: int
+    rejected: int
+    pending: int
+
+
+class Retried(Shape):
+    id: str
+    status: str
+
+
+class RetriedMany(Shape):
+    retried: int
 
 
 def delivery_page(session: Session, *, status: str, cursor: str | None, limit: int) -> dict:
@@ -50,7 +91,7 @@ def delivery_page(session: Session, *, status: str, cursor: str | None, limit: i
         {"id": d.id, "leadId": d.lead_id, "requestId": request_id,
          "recipient": recipient_of(d.kind, provider_name),
          "channel": CHANNELS.get(d.kind, d.kind), **carried(d.payload_kind), "status": d.status, "attempts": count,
-         "lastError": d.last_error,
+         "lastError": d.last_error, "heldReason": held_reason(d),
          "nextAttemptAt": iso(d.next_attempt_at) if d.status == DeliveryStatus.PENDING else None}
         for d, request_id, provider_name, count in rows[:limit]
     ]

@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 
 from servicematch.console.counted import CountedDays, day_stretches, on_days
 from servicematch.console.dashboard_filters import DashboardFilters
+from servicematch.console.shapes import Shape
 from servicematch.delivery.models import Delivery, DeliveryStatus
 from servicematch.events.rollup import day_start
 from servicematch.intake.models import Lead
@@ -177,6 +178,38 @@ def live_deliveries(session: Session, filters: DashboardFilters, days: CountedDa
     return DeliveryCounts(statuses=statuses, buckets=buckets, times=(sorted(times),) if exact else None)
 
 
+class StatusCounts(Shape):
+    """Deliveries by status; `total` includes the skipped ones (never sent, on purpose)."""
+
+    total: int
+    pending: int
+    delivered: int
+    rejected: int
+    failed: int
+    skipped: int
+
+
+class CarriedCounts(Shape):
+    """The lead's own deliveries (to buyers and providers), consent receipts, privacy notices and the
+    other messages about it (offer, acceptance and review-request e-mails), apart."""
+
+    leads: StatusCounts
+    receipts: StatusCounts
+    notices: StatusCounts
+    messages: StatusCounts
+
+
+class DeliverySummary(StatusCounts):
+    """The leads' deliveries of a range, with receipts and privacy notices counted apart."""
+
+    successRate: float | None
+    p50Seconds: float | None
+    p99Seconds: float | None
+    receipts: StatusCounts
+    notices: StatusCounts
+    messages: StatusCounts
+
+
 def by_carried(statuses: Counter) -> dict[str, dict[str, int]]:
     """Counts by (what was carried, status) as {leads|receipts|notices: {total, <each status>}}."""
     return {carried: {"total": sum(n for (of, _status), n in statuses.items() if of == carried),
@@ -200,6 +233,7 @@ def delivery_health(session: Session, filters: DashboardFilters, days: CountedDa
         **leads, "successRate": round(delivered / finished, 4) if finished else None,
         "p50Seconds": _rounded(p50), "p99Seconds": _rounded(p99),
         "receipts": counted[Carried.RECEIPTS], "notices": counted[Carried.NOTICES],
+        "messages": counted[Carried.MESSAGES],
     }
 
 

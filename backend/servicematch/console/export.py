@@ -4,8 +4,11 @@ A lead's buyers are the buyers that accepted it (its sales), in the order they d
 joined by "; " (a lead sold shared has up to three); its price is what they paid together, in
 dollars ("12.50"); both are empty for a lead nobody bought. Then, added after those: when consent
 was given and the SHA-256 of the consent text shown (as buyers receive them in the consent
-proof), whether and when the consumer withdrew consent, and the lead's source. Each page of
-leads costs a fixed number of queries, whatever its length.
+proof), whether and when the consumer withdrew consent, and the lead's source; then its reference
+as the consumer is shown it (7K3M-Q9TX), the providers that accepted its offer, in the order they
+did ("; " between names), and what each was charged for it, in the same order ("25.00; 30.00",
+from the providers' ledger; empty where no charge was written). Each page of leads costs a fixed
+number of queries, whatever its length.
 """
 
 from __future__ import annotations
@@ -24,14 +27,24 @@ from servicematch.console.leads import (
     lead_statuses,
 )
 from servicematch.console.paging import iso
+from servicematch.delivery.models import Provider
 from servicematch.intake.models import Lead
 from servicematch.kernel.csv_text import csv_line, dollars
-from servicematch.routing.models import Buyer, Sale
+from servicematch.kernel.references import shown_reference
+from servicematch.routing.models import (
+    Buyer,
+    LedgerEntry,
+    LedgerKind,
+    OfferStatus,
+    ProviderOffer,
+    Sale,
+)
 from servicematch.settings import Settings
 
 COLUMNS = ("requestId", "createdAt", "vertical", "service", "status", "first", "last", "email", "phone",
            "address1", "address2", "city", "state", "zip", "isDuplicate", "doNotSell", "buyers", "price",
-           "consentAt", "consentTextSha256", "revoked", "revokedAt", "source")
+           "consentAt", "consentTextSha256", "revoked", "revokedAt", "source", "reference", "providers",
+           "providerCharges")
 PAGE = 500
 
 
@@ -46,6 +59,22 @@ def _sales(session: Session, lead_ids: list[str]) -> dict[str, tuple[str, str]]:
         names[lead_id].append(name or "deleted buyer")
         cents[lead_id] += price
     return {lead_id: ("; ".join(names[lead_id]), dollars(cents[lead_id])) for lead_id in names}
+
+
+def _providers(session: Session, lead_ids: list[str]) -> dict[str, tuple[str, str]]:
+    """Each lead's providers that accepted its offer ("; " between names) and their charges in dollars."""
+    names: defaultdict[str, list[str]] = defaultdict(list)
+    charges: defaultdict[str, list[str]] = defaultdict(list)
+    for lead_id, name, cents in session.execute(
+        select(ProviderOffer.lead_id, Provider.name, LedgerEntry.amount_cents)
+        .outerjoin(Provider, Provider.id == ProviderOffer.provider_id)
+        .outerjoin(LedgerEntry, and_(LedgerEntry.offer_id == ProviderOffer.id, LedgerEntry.kind == LedgerKind.CHARGE))
+        .where(ProviderOffer.lead_id.in_(lead_ids), ProviderOffer.status == OfferStatus.ACCEPTED)
+        .order_by(ProviderOffer.decided_at, ProviderOffer.id)
+    ):
+        names[lead_id].append(name or "deleted provider")
+        charges[lead_id].append("" if cents is None else dollars(cents))
+    return {lead_id: ("; ".join(names[lead_id]), "; ".join(charges[lead_id])) for lead_id in names}
 
 
 def export_rows(session_factory: sessionmaker[Session], settings: Settings, filters: LeadFilters) -> Iterator[str]:
@@ -64,6 +93,7 @@ def export_rows(session_factory: sessionmaker[Session], settings: Settings, filt
             ids = [lead.id for lead in leads]
             statuses, facts = lead_statuses(session, ids), lead_facts(session, ids)
             sold = _sales(session, ids) if leads else {}
+            accepted = _providers(session, ids) if leads else {}
         for lead in leads:
             contact = contact_of(lead, settings).get("contact", {})
             known = facts[lead.id]
@@ -72,7 +102,8 @@ def export_rows(session_factory: sessionmaker[Session], settings: Settings, filt
                                                              "address2", "city")),
                          lead.state, lead.zip, lead.is_duplicate, lead.do_not_sell, *sold.get(lead.id, ("", "")),
                          iso(known.consented_at), known.consent_sha256, known.revoked_at is not None,
-                         iso(known.revoked_at), known.source])
+                         iso(known.revoked_at), known.source, shown_reference(lead.reference),
+                         *accepted.get(lead.id, ("", ""))])
         if len(leads) < PAGE:
             return
         after = (leads[-1].created_at, leads[-1].id)

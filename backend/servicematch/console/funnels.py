@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from datetime import date
+from typing import Literal
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -18,11 +19,50 @@ from servicematch.catalog.steps import VisitorStep, shown_fields, visitor_steps
 from servicematch.console.counted import on_days
 from servicematch.console.dashboard_filters import DashboardFilters
 from servicematch.console.paging import day_of
+from servicematch.console.shapes import Shape
 from servicematch.events.models import EventType, FunnelDaily, FunnelEvent
 from servicematch.reporting.rollup import day_runs
 
 # (type, vertical, service, step, field, answer) -> tabs
 Counts = Counter[tuple[str, str, str, int, str, str]]
+
+
+class FunnelStep(Shape):
+    """One entry of a funnel: the page view, a step as the visitor numbers it, or the submission."""
+
+    # 'unknown': a step number events carried that the form does not have (now).
+    kind: Literal["page_view", "step", "unknown", "submitted"]
+    # The catalogue's step number (what events carry); 0 for the page view, null for Submitted.
+    step: int | None
+    # As the visitor reads it: "Step {number} of {total}"; null outside the form's steps.
+    number: int | None
+    total: int | None
+    title: str
+    label: str
+    count: int
+    dropOffPct: float | None
+
+
+class Disqualification(Shape):
+    field: str
+    # The question as the visitor saw it; step: its step as the visitor numbers it.
+    label: str
+    answer: str
+    step: int | None
+    count: int
+
+
+class Funnel(Shape):
+    service: str
+    vertical: str
+    steps: list[FunnelStep]
+    submitted: int
+    disqualifications: list[Disqualification]
+
+
+class CallClicks(Shape):
+    service: str
+    count: int
 
 
 # Events carry a vertical and a service, not a state or a source.

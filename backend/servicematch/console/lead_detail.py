@@ -8,8 +8,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from servicematch.catalog.loader import CatalogIndex
-from servicematch.console.delivery_health import by_carried
+from servicematch.console.auction import auction_steps
+from servicematch.console.delivery_health import CarriedCounts, by_carried
 from servicematch.console.leads import (
+    LeadRow,
     answer_labels,
     contact_of,
     lead_facts,
@@ -17,14 +19,14 @@ from servicematch.console.leads import (
     lead_summary,
 )
 from servicematch.console.paging import iso
-from servicematch.delivery.models import Delivery, TargetKind
+from servicematch.console.shapes import Shape
+from servicematch.delivery.models import Delivery, DeliveryStatus, TargetKind
 from servicematch.errors import NotFound
 from servicematch.intake.models import ConsentRecord, Lead
 from servicematch.privacy.models import LeadErasure
 from servicematch.privacy.notices import ACCEPTED, CORRECTED, DELETED, LEAD, RECEIPT, REVOKED
 from servicematch.reporting.models import Carried
 from servicematch.routing.offer_notice import OFFER_NOTICE
-from servicematch.routing.reports import waterfall
 from servicematch.settings import Settings
 
 CHANNELS = {TargetKind.BUYER: "webhook", TargetKind.BUYER_POST: "webhook", TargetKind.PROVIDER_WEBHOOK: "webhook",
@@ -33,11 +35,94 @@ CHANNELS = {TargetKind.BUYER: "webhook", TargetKind.BUYER_POST: "webhook", Targe
 CARRIED = {LEAD: "Lead", RECEIPT: "Consent receipt", REVOKED: "Revocation notice", DELETED: "Deletion notice",
            CORRECTED: "Correction notice", ACCEPTED: "Provider accepted (to the consumer)",
            OFFER_NOTICE: "Offer notice (no contact details)"}
+# How a delivery held back by the consumer's choice (or anything else that stops a send) records why.
+NOT_SENT = "not sent: "
+
+
+class DeliveryAttempt(Shape):
+    at: str | None
+    outcome: str
+    httpStatus: int | None
+    durationMs: int | None
+    error: str | None
+
+
+class LeadDelivery(Shape):
+    """One delivery on the lead's timeline: to whom, how, what it carried, and each attempt."""
+
+    id: str
+    recipient: str
+    channel: str
+    # What it carried: lead, receipt, lead.revoked, lead.deleted, lead.corrected, ...
+    payload: str
+    # As an operator reads it: "Lead", "Consent receipt", "Revocation notice", ...
+    carried: str
+    status: str
+    lastError: str | None
+    # Why it was held rather than sent (consent withdrawn, data erased, opted out...); None if it was not.
+    heldReason: str | None
+    nextAttemptAt: str | None
+    attempts: list[DeliveryAttempt]
+
+
+class LeadConsent(Shape):
+    """The consent evidence (analysts: the address and browser "(hidden)")."""
+
+    text: str
+    textSha256: str
+    partnersVersion: str | None
+    at: str | None
+    ip: str | None
+    userAgent: str | None
+    pageUrl: str | None
+    trustedform: str | None
+    gpc: bool
+
+
+class LeadPrivacy(Shape):
+    doNotSell: bool
+    gpc: bool
+    revokedAt: str | None
+    deletedAt: str | None
+
+
+class AuctionStep(Shape):
+    """A step of the lead's auction, in ms since the lead was committed; amount in dollars."""
+
+    # ping, bid, pass, outcome, post, accepted, refused, resend, closed
+    kind: str
+    atMs: int
+    buyer: str | None
+    amount: float | None
+    exclusive: bool | None
+    detail: str | None
+
+
+class LeadDetail(LeadRow):
+    """GET /leads/{id}: the list's fields, then answers, consent, privacy, deliveries and the auction."""
+
+    answers: dict[str, str]
+    consent: LeadConsent | None
+    privacy: LeadPrivacy
+    deliveries: list[LeadDelivery]
+    deliveryCounts: CarriedCounts
+    # Empty when the lead had no auction (no buyer qualified, or routing has not run yet).
+    auction: list[AuctionStep]
 
 
 def carried(payload_kind: str) -> dict:
     """A delivery's payload_kind and what the console calls it."""
     return {"payload": payload_kind, "carried": CARRIED.get(payload_kind, payload_kind)}
+
+
+def held_reason(delivery: Delivery) -> str | None:
+    """Why a delivery was held rather than sent (the consumer withdrew consent, was erased, opted
+    out of sale, ...), as its last error says after "not sent: "; None when it was not held."""
+    error = delivery.last_error or ""
+    if delivery.status not in (DeliveryStatus.REJECTED, DeliveryStatus.SKIPPED) or not error.startswith(NOT_SENT):
+        return None
+    reason = error.removeprefix(NOT_SENT).strip()
+    return reason[:1].upper() + reason[1:]
 
 
 def recipient_of(kind: str, name: str | None) -> str:
@@ -87,13 +172,8 @@ def lead_detail(session: Session, settings: Settings, index: CatalogIndex, *, le
         # notices that followed it, each counted by status on its own.
         "deliveryCounts": by_carried(Counter((Carried.of(d.payload_kind), d.status) for d in deliveries)),
         # The auction, step by step, in ms since the lead was committed; empty when it had none.
-        "auction": [_auction_step(step) for step in waterfall(session, lead.id)],
+        "auction": auction_steps(session, lead),
     }
-
-
-def _auction_step(step: dict) -> dict:
-    cents = step.pop("amountCents")
-    return {**step, "amount": None if cents is None else cents / 100}
 
 
 def _consent(consent: ConsentRecord | None, *, reveal: bool) -> dict | None:
@@ -122,7 +202,7 @@ def _delivery(delivery: Delivery) -> dict:
     return {
         "id": delivery.id, "recipient": recipient_of(delivery.kind, _name_of(delivery)),
         "channel": CHANNELS.get(delivery.kind, delivery.kind), **carried(delivery.payload_kind),
-        "status": delivery.status, "lastError": delivery.last_error,
+        "status": delivery.status, "lastError": delivery.last_error, "heldReason": held_reason(delivery),
         "nextAttemptAt": iso(delivery.next_attempt_at) if delivery.status == "pending" else None,
         "attempts": [
             {"at": iso(a.attempted_at), "outcome": a.outcome, "httpStatus": a.status_code,

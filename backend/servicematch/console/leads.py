@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from servicematch.catalog.loader import CatalogIndex
 from servicematch.console.paging import day_start, decode_position, encode_position, iso, parse_day
+from servicematch.console.shapes import Shape
 from servicematch.delivery.history import mask_email
 from servicematch.delivery.models import LEAD_KINDS, Delivery, DeliveryStatus
 from servicematch.errors import ServiceMatchError
@@ -49,6 +50,23 @@ class LeadFilters:
 
     def as_dict(self) -> dict:
         return {key: value for key, value in self.__dict__.items() if value}
+
+    def audited(self) -> dict:
+        """The filters as the audit log keeps them. What was searched for may be an e-mail address, a
+        phone number or a name: only a reference is kept as it was typed, else what it looked like."""
+        kept = {key: value for key, value in self.as_dict().items() if key != "q"}
+        q = self.q.strip()
+        if not q:
+            return kept
+        if reference := parse_reference(q):
+            kept["q"] = shown_reference(reference)
+        elif "@" in q:
+            kept["q"] = "(an e-mail address)"
+        elif phone_digits(q)[0]:
+            kept["q"] = "(a phone number)"
+        else:
+            kept["q"] = "(a request id or other text)"
+        return kept
 
 
 def filtered_leads(filters: LeadFilters, settings: Settings):
@@ -151,6 +169,37 @@ def lead_facts(session: Session, lead_ids: list[str]) -> dict[str, LeadFacts]:
         .outerjoin(LeadRevocation, LeadRevocation.lead_id == Lead.id)
         .where(Lead.id.in_(lead_ids)))
     return {lead_id: LeadFacts(*facts) for lead_id, *facts in rows}
+
+
+class LeadRow(Shape):
+    """A lead as the list shows it (analysts: name, e-mail and phone masked)."""
+
+    id: str
+    # The reference the consumer is shown and quotes (7K3M-Q9TX).
+    reference: str
+    requestId: str
+    createdAt: str
+    vertical: str
+    service: str
+    state: str | None
+    zip: str | None
+    name: str
+    email: str
+    phone: str
+    # subid1, else subid2:<value>, else fbclid, else the lead's own source ("website").
+    source: str
+    # The lead's own deliveries: pending, delivered, rejected, failed, skipped or unsent.
+    status: str
+    isDuplicate: bool
+    doNotSell: bool
+    # The consumer withdrew consent to be contacted, and when.
+    revoked: bool
+    revokedAt: str | None
+
+
+class LeadPage(Shape):
+    items: list[LeadRow]
+    nextCursor: str | None
 
 
 def lead_summary(lead: Lead, *, status: str, facts: LeadFacts, settings: Settings, reveal: bool) -> dict:

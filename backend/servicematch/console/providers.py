@@ -6,12 +6,14 @@ from __future__ import annotations
 import time
 import uuid
 from datetime import timedelta
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from servicematch.console.paging import day_start
+from servicematch.console.shapes import Shape
 from servicematch.delivery.email_sender import send_email
 from servicematch.delivery.models import Delivery, DeliveryEndpoint, Provider
 from servicematch.delivery.schemas import ProviderCreate, ProviderUpdate
@@ -49,6 +51,51 @@ class ProviderFields(BaseModel):
     # of the month's accepted leads (portal/credits.py).
     leadPriceCents: WholeNumber | None = None
     creditCapPercent: WholeNumber | None = None
+
+
+class ConsoleProvider(Shape):
+    """A provider as the console shows it, with today's lead count and the portal's fields."""
+
+    id: str
+    name: str
+    email: str | None
+    webhookUrl: str | None
+    hasWebhookSecret: bool
+    services: list[str]
+    states: list[str]
+    zips: list[str]
+    radiusMiles: float | None
+    dailyCap: int | None
+    active: bool
+    # Set by the delivery worker while the provider's endpoint keeps failing.
+    paused: bool
+    leadsToday: int
+    # The portal: 'review' for providers who joined through it; who paused it.
+    mode: Literal["direct", "review"]
+    pausedBy: Literal["operator", "provider"] | None
+    licenceNumber: str | None
+    licenceState: str | None
+    verified: bool
+    portalAccount: Literal["none", "invited", "active"]
+    # What one accepted lead costs it (null: the service's list price); its monthly credit cap, a percent.
+    leadPriceCents: int | None
+    creditCapPercent: int
+
+
+class ConsoleProviderList(Shape):
+    items: list[ConsoleProvider]
+
+
+class SampleSend(Shape):
+    channel: Literal["webhook", "email"]
+    outcome: str
+    httpStatus: int | None
+    error: str | None
+    durationMs: int | None
+
+
+class SampleSends(Shape):
+    results: list[SampleSend]
 
 
 def _directory_values(fields: ProviderFields) -> dict:

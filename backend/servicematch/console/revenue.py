@@ -19,12 +19,45 @@ from sqlalchemy.orm import Session
 from servicematch.console.counted import CountedDays, on_days
 from servicematch.console.dashboard_filters import DashboardFilters
 from servicematch.console.paging import day_of
+from servicematch.console.shapes import Shape
 from servicematch.intake.models import Lead
 from servicematch.reporting.models import PROVIDERS, RevenueDaily
 from servicematch.reporting.rollup import day_runs, in_runs, revenue_rows
 from servicematch.routing.models import Buyer
 
 GROUPS = ("day", "service", "state", "source", "buyer")
+
+
+class RevenueDay(Shape):
+    day: str
+    cents: int
+    sales: int
+    earningsPerLeadCents: int | None
+
+
+class KeyRevenue(Shape):
+    """Money in cents; a sale counts on the day its lead came in."""
+
+    key: str
+    cents: int
+    sales: int
+
+
+class BuyerRevenue(KeyRevenue):
+    # The buyer's current name, "Providers" for providers' money, "deleted buyer" (key "") once gone.
+    name: str
+
+
+class Revenue(Shape):
+    cents: int
+    sales: int
+    leads: int
+    earningsPerLeadCents: int | None
+    perDay: list[RevenueDay]
+    byService: list[KeyRevenue]
+    byState: list[KeyRevenue]
+    bySource: list[KeyRevenue]
+    byBuyer: list[BuyerRevenue]
 
 
 @dataclass(frozen=True)

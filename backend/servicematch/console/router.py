@@ -19,7 +19,7 @@ from servicematch.console.applications import router as applications_router
 from servicematch.console.audit import Action
 from servicematch.console.auth import AdminOnly, AnyOperator, Db
 from servicematch.console.credits import router as credits_router
-from servicematch.console.dashboard import dashboard
+from servicematch.console.dashboard import Dashboard, dashboard
 from servicematch.console.dashboard_filters import DashboardFilters
 from servicematch.console.export import export_rows
 from servicematch.console.paging import DAY_SCHEMA, INT_CURSOR_PATTERN, MAX_LIMIT
@@ -58,7 +58,8 @@ def _lead_filters(q: str, vertical: str, service: str, state: str, status: str, 
                              status=status[:16], date_from=date_from[:10], date_to=date_to[:10])
 
 
-@router.get("/dashboard", summary="Leads, funnels, delivery health and revenue over a date range")
+@router.get("/dashboard", response_model=Dashboard,
+            summary="Leads, funnels, delivery health and revenue over a date range")
 def read_dashboard(caller: AnyOperator, db: Db, catalog: CatalogDep,
                    date_from: str | None = Query(default=None, alias="from", json_schema_extra=DAY_SCHEMA),
                    date_to: str | None = Query(default=None, alias="to", json_schema_extra=DAY_SCHEMA),
@@ -70,14 +71,20 @@ def read_dashboard(caller: AnyOperator, db: Db, catalog: CatalogDep,
     return dashboard(db, catalog, filters)
 
 
-@router.get("/leads", summary="Leads, newest first; q is a reference, requestId, e-mail or phone")
+@router.get("/leads", response_model=leads.LeadPage,
+            summary="Leads, newest first; q is a reference, requestId, e-mail or phone")
 def list_leads(caller: AnyOperator, db: Db, settings: SettingsDep, q: str = "", vertical: str = "",
                service: str = "", state: str = "", status: str = one_of(leads.LEAD_STATUSES),
                date_from: str = day_filter("from"), date_to: str = day_filter("to"),
                cursor: str | None = Position, limit: int = Limit) -> dict:
     filters = _lead_filters(q, vertical, service, state, status, date_from, date_to)
-    return leads.lead_page(db, settings, filters=filters, cursor=cursor, limit=limit,
-                           reveal=caller.is_admin)
+    page = leads.lead_page(db, settings, filters=filters, cursor=cursor, limit=limit, reveal=caller.is_admin)
+    if caller.is_admin:
+        # Admins see contact details in clear: each page they open is on the record, like a lead's page.
+        audit.record(db, action=Action.LEAD_LIST, operator=caller.operator, ip=caller.ip, target="leads",
+                     detail={"filters": filters.audited(), "laterPage": cursor is not None, "shown": len(page["items"])})
+        db.commit()
+    return page
 
 
 class CsvResponse(StreamingResponse):
@@ -93,7 +100,7 @@ def export_leads(caller: AdminOnly, db: Db, settings: SettingsDep, factory: Sess
     filters = _lead_filters(q, vertical, service, state, status, date_from, date_to)
     leads.filtered_leads(filters, settings)  # refuse bad filters before the audit entry
     audit.record(db, action=Action.LEAD_EXPORT, operator=caller.operator, ip=caller.ip, target="leads.csv",
-                 detail={"filters": filters.as_dict()})
+                 detail={"filters": filters.audited()})
     db.commit()
     name = f"leads-{utcnow():%Y%m%d-%H%M%S}.csv"
     return CsvResponse(
@@ -103,7 +110,8 @@ def export_leads(caller: AdminOnly, db: Db, settings: SettingsDep, factory: Sess
     )
 
 
-@router.get("/leads/{lead_id}", summary="One lead: answers, consent, privacy, deliveries")
+@router.get("/leads/{lead_id}", response_model=lead_detail.LeadDetail,
+            summary="One lead: answers, consent, privacy, deliveries")
 def read_lead(lead_id: str, caller: AnyOperator, db: Db, settings: SettingsDep, catalog: CatalogDep) -> dict:
     lead = lead_detail.find_lead(db, lead_id)
     detail = lead_detail.lead_detail(db, settings, catalog, lead=lead, reveal=caller.is_admin)
@@ -115,18 +123,21 @@ def read_lead(lead_id: str, caller: AnyOperator, db: Db, settings: SettingsDep, 
     return detail
 
 
-@router.get("/deliveries", summary="Failed, rejected or pending deliveries, newest first")
+@router.get("/deliveries", response_model=deliveries.DeliveryPage,
+            summary="Failed, rejected or pending deliveries, newest first")
 def list_deliveries(caller: AnyOperator, db: Db, status: str = one_of(deliveries.LISTED),
                     cursor: str | None = Position, limit: int = Limit) -> dict:
     return deliveries.delivery_page(db, status=status, cursor=cursor, limit=limit)
 
 
-@router.get("/deliveries/counts", summary="How many deliveries are failed, rejected and pending now")
+@router.get("/deliveries/counts", response_model=deliveries.WaitingCounts,
+            summary="How many deliveries are failed, rejected and pending now")
 def count_deliveries(caller: AnyOperator, db: Db) -> dict[str, int]:
     return deliveries.waiting_counts(db)
 
 
-@router.post("/deliveries/{delivery_id}/retry", status_code=202, summary="Send a failed or rejected delivery again")
+@router.post("/deliveries/{delivery_id}/retry", status_code=202, response_model=deliveries.Retried,
+             summary="Send a failed or rejected delivery again")
 def retry_one(delivery_id: str, caller: AdminOnly, db: Db) -> dict:
     delivery = retry_counted_delivery(session=db, delivery_id=delivery_id[:36])
     audit.record(db, action=Action.DELIVERY_RETRY, operator=caller.operator, ip=caller.ip, target=delivery.id,
@@ -139,7 +150,8 @@ class RetryMany(BaseModel):
     ids: list[text(36, min_length=1)] = Field(min_length=1, max_length=deliveries.MAX_BULK)
 
 
-@router.post("/deliveries/retry", status_code=202, summary="Send several failed or rejected deliveries again")
+@router.post("/deliveries/retry", status_code=202, response_model=deliveries.RetriedMany,
+             summary="Send several failed or rejected deliveries again")
 def retry_bulk(body: RetryMany, caller: AdminOnly, db: Db) -> dict:
     retried = deliveries.retry_many(db, body.ids)
     for delivery_id in retried:
@@ -149,7 +161,8 @@ def retry_bulk(body: RetryMany, caller: AdminOnly, db: Db) -> dict:
     return {"retried": len(retried)}
 
 
-@router.get("/providers", summary="Every provider, with today's lead count")
+@router.get("/providers", response_model=console_providers.ConsoleProviderList,
+            summary="Every provider, with today's lead count")
 def list_providers(caller: AnyOperator, db: Db) -> dict:
     today, paused = console_providers.leads_today(db), console_providers.paused_webhooks(db)
     accounts = console_providers.portal_accounts(db)
@@ -165,7 +178,8 @@ def _provider_change(db, caller, *, action: str, provider, detail: dict) -> dict
                                            accounts=console_providers.portal_accounts(db))
 
 
-@router.post("/providers", status_code=201, summary="Add a provider (admins)")
+@router.post("/providers", status_code=201, response_model=console_providers.ConsoleProvider,
+             summary="Add a provider (admins)")
 def add_provider(fields: console_providers.ProviderFields, caller: AdminOnly, db: Db, catalog: CatalogDep) -> dict:
     provider = directory.add_provider(session=db, data=console_providers.create_values(fields),
                                       catalog=catalog)
@@ -173,7 +187,8 @@ def add_provider(fields: console_providers.ProviderFields, caller: AdminOnly, db
                             detail={"name": provider.name})
 
 
-@router.patch("/providers/{provider_id}", summary="Change a provider; send only the fields to change (admins)")
+@router.patch("/providers/{provider_id}", response_model=console_providers.ConsoleProvider,
+              summary="Change a provider; send only the fields to change (admins)")
 def change_provider(provider_id: str, fields: console_providers.ProviderFields, caller: AdminOnly, db: Db,
                     catalog: CatalogDep) -> dict:
     changes = console_providers.update_values(fields)
@@ -183,20 +198,23 @@ def change_provider(provider_id: str, fields: console_providers.ProviderFields, 
                             detail={"fields": sorted(fields.model_dump(exclude_unset=True))})
 
 
-@router.post("/providers/{provider_id}/disable", summary="Pause a provider: no new leads (admins)")
+@router.post("/providers/{provider_id}/disable", response_model=console_providers.ConsoleProvider,
+             summary="Pause a provider: no new leads (admins)")
 def disable_provider(provider_id: str, caller: AdminOnly, db: Db) -> dict:
     provider = directory.disable_provider(session=db, provider_id=provider_id[:36])
     return _provider_change(db, caller, action=Action.PROVIDER_DISABLE, provider=provider, detail={})
 
 
-@router.post("/providers/{provider_id}/enable", summary="Match a provider again (admins)")
+@router.post("/providers/{provider_id}/enable", response_model=console_providers.ConsoleProvider,
+             summary="Match a provider again (admins)")
 def enable_provider(provider_id: str, caller: AdminOnly, db: Db, catalog: CatalogDep) -> dict:
     provider = directory.update_provider(session=db, provider_id=provider_id[:36],
                                          changes=ProviderUpdate(active=True), catalog=catalog)
     return _provider_change(db, caller, action=Action.PROVIDER_ENABLE, provider=provider, detail={})
 
 
-@router.post("/providers/{provider_id}/test-send", summary="Send a sample lead marked as a test (admins)")
+@router.post("/providers/{provider_id}/test-send", response_model=console_providers.SampleSends,
+             summary="Send a sample lead marked as a test (admins)")
 def test_send(provider_id: str, caller: AdminOnly, db: Db, settings: SettingsDep) -> dict:
     provider = directory.get_provider(session=db, provider_id=provider_id[:36])
     results = console_providers.test_send(provider, settings)
@@ -206,9 +224,16 @@ def test_send(provider_id: str, caller: AdminOnly, db: Db, settings: SettingsDep
     return {"results": results}
 
 
-@router.get("/buyers", summary="Every buyer, with what it bought today and this month (never its secret)")
+@router.get("/buyers", response_model=console_buyers.ConsoleBuyerList,
+            summary="Every buyer, with what it bought today and this month (never its secret)")
 def list_buyers(caller: AnyOperator, db: Db) -> dict:
     return {"items": console_buyers.buyers_json(db, buyer_directory.list_buyers(db))}
+
+
+@router.get("/partner-lists", response_model=console_buyers.PartnerLists,
+            summary="The published marketing-partners lists, newest first (the last 50)")
+def list_partner_lists(caller: AnyOperator, db: Db) -> dict:
+    return {"items": console_buyers.partner_lists_json(db)}
 
 
 def _buyer_change(db, caller, *, action: str, buyer, detail: dict) -> dict:
@@ -217,7 +242,8 @@ def _buyer_change(db, caller, *, action: str, buyer, detail: dict) -> dict:
     return console_buyers.buyers_json(db, [buyer])[0]
 
 
-@router.post("/buyers", status_code=201, summary="Add a buyer; the answer carries its signing secret, once (admins)")
+@router.post("/buyers", status_code=201, response_model=console_buyers.NewBuyer,
+             summary="Add a buyer; the answer carries its signing secret, once (admins)")
 def add_buyer(fields: console_buyers.BuyerFields, caller: AdminOnly, db: Db, settings: SettingsDep) -> dict:
     buyer = console_buyers.add(db, fields, settings)
     # The only answer that carries the secret: the list and every other answer leave it out.
@@ -225,7 +251,8 @@ def add_buyer(fields: console_buyers.BuyerFields, caller: AdminOnly, db: Db, set
             "secret": buyer.secret}
 
 
-@router.patch("/buyers/{buyer_id}", summary="Change a buyer; send only the fields to change (admins)")
+@router.patch("/buyers/{buyer_id}", response_model=console_buyers.ConsoleBuyer,
+              summary="Change a buyer; send only the fields to change (admins)")
 def change_buyer(buyer_id: str, fields: console_buyers.BuyerFields, caller: AdminOnly, db: Db,
                  settings: SettingsDep) -> dict:
     buyer = console_buyers.change(db, buyer_id[:36], fields, settings)
@@ -234,13 +261,15 @@ def change_buyer(buyer_id: str, fields: console_buyers.BuyerFields, caller: Admi
                          detail={"fields": sorted(fields.model_dump(exclude_unset=True))})
 
 
-@router.post("/buyers/{buyer_id}/pause", summary="Pause a buyer: it is not pinged or posted to (admins)")
+@router.post("/buyers/{buyer_id}/pause", response_model=console_buyers.ConsoleBuyer,
+             summary="Pause a buyer: it is not pinged or posted to (admins)")
 def pause_buyer(buyer_id: str, caller: AdminOnly, db: Db) -> dict:
     buyer = buyer_directory.set_active(db, buyer_id[:36], False)
     return _buyer_change(db, caller, action=Action.BUYER_PAUSE, buyer=buyer, detail={})
 
 
-@router.post("/buyers/{buyer_id}/resume", summary="Let a paused buyer bid again (admins)")
+@router.post("/buyers/{buyer_id}/resume", response_model=console_buyers.ConsoleBuyer,
+             summary="Let a paused buyer bid again (admins)")
 def resume_buyer(buyer_id: str, caller: AdminOnly, db: Db) -> dict:
     buyer = buyer_directory.set_active(db, buyer_id[:36], True)
     return _buyer_change(db, caller, action=Action.BUYER_RESUME, buyer=buyer, detail={})
@@ -255,23 +284,26 @@ def _buyer_test(db, caller, settings: Settings, buyer_id: str, *, action: str, s
     return result
 
 
-@router.post("/buyers/{buyer_id}/test-ping", summary="Ping the buyer with a sample lead's facts and read its bid (admins)")
+@router.post("/buyers/{buyer_id}/test-ping", response_model=console_buyers.PingTried,
+             summary="Ping the buyer with a sample lead's facts and read its bid (admins)")
 def test_ping(buyer_id: str, caller: AdminOnly, db: Db, settings: SettingsDep) -> dict:
     return _buyer_test(db, caller, settings, buyer_id, action=Action.BUYER_TEST_PING, send=console_buyers.test_ping)
 
 
-@router.post("/buyers/{buyer_id}/test-post", summary="Post a sample lead marked as a test to the buyer (admins)")
+@router.post("/buyers/{buyer_id}/test-post", response_model=console_buyers.PostTried,
+             summary="Post a sample lead marked as a test to the buyer (admins)")
 def test_post(buyer_id: str, caller: AdminOnly, db: Db, settings: SettingsDep) -> dict:
     return _buyer_test(db, caller, settings, buyer_id, action=Action.BUYER_TEST_POST, send=console_buyers.test_post)
 
 
-@router.get("/buyers/{buyer_id}/bids", summary="The buyer's last bids and passes, newest first")
+@router.get("/buyers/{buyer_id}/bids", response_model=console_buyers.BuyerBidList,
+            summary="The buyer's last bids and passes, newest first")
 def buyer_bids(buyer_id: str, caller: AnyOperator, db: Db, limit: int = Query(default=20, ge=1, le=MAX_LIMIT)
                ) -> dict:
     return {"items": console_buyers.bids_json(db, buyer_id[:36], limit=limit)}
 
 
-@router.get("/audit", summary="The audit log, newest first")
+@router.get("/audit", response_model=audit.AuditPage, summary="The audit log, newest first")
 def read_audit(caller: AnyOperator, db: Db, cursor: str | None = Query(default=None, pattern=INT_CURSOR_PATTERN),
                limit: int = Limit) -> dict:
     return audit.audit_page(db, cursor=cursor, limit=limit)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Literal
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
@@ -16,6 +17,7 @@ from servicematch.console.audit import Action
 from servicematch.console.auth import AnyOperator, Db, request_ip
 from servicematch.console.models import Operator
 from servicematch.console.sessions import CONSOLE, end_session, start_session
+from servicematch.console.shapes import Shape
 from servicematch.deps import SettingsDep
 from servicematch.errors import SIGNED_IN_ERROR_RESPONSES, error_body
 from servicematch.intake.schemas import text
@@ -43,6 +45,20 @@ def console_throttle(settings: Settings) -> Throttle:
                     window=timedelta(seconds=settings.console_signin_window_seconds))
 
 
+class ConsoleOperator(Shape):
+    id: str
+    email: str
+    role: Literal["admin", "analyst"]
+    totpEnabled: bool
+
+
+class ConsoleSession(Shape):
+    """The signed-in operator, and the token every change sends back as X-CSRF-Token."""
+
+    operator: ConsoleOperator
+    csrfToken: str
+
+
 def operator_json(operator: Operator) -> dict:
     return {"id": operator.id, "email": operator.email, "role": operator.role,
             "totpEnabled": operator.totp_secret is not None}
@@ -55,7 +71,8 @@ def _refused(message: str, *, totp_required: bool = False) -> JSONResponse:
     return JSONResponse(body, status_code=401)
 
 
-@router.post("/session", summary="Sign in (e-mail, password and, for admins with TOTP, a code)")
+@router.post("/session", response_model=ConsoleSession,
+             summary="Sign in (e-mail, password and, for admins with TOTP, a code)")
 def sign_in(data: SignIn, request: Request, db: Db, settings: SettingsDep) -> Response:
     ip, email, now = request_ip(request), passwords.normalise_email(data.email), utcnow()
     enforce_signin_throttle(db, console_throttle(settings), email=email, ip=ip, now=now)
@@ -86,7 +103,7 @@ def sign_in(data: SignIn, request: Request, db: Db, settings: SettingsDep) -> Re
     return response
 
 
-@router.get("/session", summary="The signed-in operator and the CSRF token")
+@router.get("/session", response_model=ConsoleSession, summary="The signed-in operator and the CSRF token")
 def read_session(caller: AnyOperator) -> dict:
     return {"operator": operator_json(caller.operator), "csrfToken": caller.csrf_token}
 

@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from servicematch.catalog.loader import CatalogIndex
+from servicematch.catalog.partners import current_partner_list
 from servicematch.errors import ServiceMatchError
 from servicematch.inbound.validation import normalise_email
 from servicematch.kernel import wakeup
@@ -187,12 +188,16 @@ class LeadTransactions:
                     first[item.lead.request_id] = item.lead
                     fresh.append(item)
             _mark_duplicates([item.lead for item in fresh], seen)
+            # The list the consent text's link shows now, from the process's cache (no query per lead).
+            partners = current_partner_list(self.session_factory, self.index.catalog.marketingPartners)
             for item in fresh:
                 lead = item.lead
                 service = self.index.find(lead.service, lead.vertical)
                 lead.consent = build_consent_record(index=self.index, service=service,
                                                     brand_name=self.settings.brand_name,
-                                                    evidence=item.evidence, lead_id=lead.id)
+                                                    evidence=item.evidence, lead_id=lead.id,
+                                                    partner_list_version=partners.version,
+                                                    consented_at=lead.created_at)
             try:
                 self._insert(session, fresh)
             except IntegrityError:

@@ -13,6 +13,11 @@ def _printable(text: str) -> str:
     return "".join(ch if ch.isprintable() or ch in "\n\t" else repr(ch)[1:-1] for ch in text)
 
 
+def _unix_lines(text: str) -> str:
+    # Stored messages end their lines as SMTP does (\r\n): a terminal wants \n alone.
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 @click.group()
 def mail() -> None:
     """Messages kept in the local mailbox (SERVICEMATCH_MAIL_DIR) while no SMTP host is set."""
@@ -38,7 +43,7 @@ def show_mail(message_id: str) -> None:
         raise click.ClickException(f"no message with id {message_id} (see `servicematch mail list`)")
     message = stored.read()
     for name in ("Date", "From", "To", "Subject"):
-        click.echo(_printable(f"{name}: {message[name] or ''}"))
+        click.echo(_printable(_unix_lines(f"{name}: {message[name] or ''}")))
     click.echo("")
     body = message.get_body(preferencelist=("plain",))
-    click.echo(_printable(body.get_content() if body is not None else ""))
+    click.echo(_printable(_unix_lines(body.get_content() if body is not None else "")))

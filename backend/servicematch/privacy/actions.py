@@ -18,7 +18,14 @@ from servicematch.privacy.models import (
     LeadRevocation,
     PrivacyRequest,
 )
-from servicematch.privacy.notices import DELETED, REVOKED, enqueue_notices, stop_unsent
+from servicematch.privacy.notices import (
+    DELETED,
+    DO_NOT_SELL,
+    REVOKED,
+    companies_told,
+    enqueue_notices,
+    stop_unsent,
+)
 from servicematch.privacy.withdrawal import consent_withdrawn_from, data_erased_from
 from servicematch.settings import Settings
 
@@ -41,7 +48,9 @@ def revoke(*, session: Session, leads: list[Lead], method: str, request_id: str 
 
 
 def opt_out(*, session: Session, leads: list[Lead], keys: list[str], request_id: str, now: datetime) -> int:
-    """No lead of this contact goes to the buyer again, as with a Global Privacy Control signal."""
+    """No lead of this contact goes to the buyer again, as with a Global Privacy Control signal, and
+    every company that received one of its leads is sent a signed `lead.do_not_sell` (once per lead
+    and company). Returns how many companies hold such a notice: those told now, or by an earlier opt-out."""
     known = set(session.scalars(select(ContactSuppression.contact_key)
                                 .where(ContactSuppression.contact_key.in_(keys))))
     session.add_all(ContactSuppression(contact_key=key, created_at=now, request_id=request_id)
@@ -57,7 +66,9 @@ def opt_out(*, session: Session, leads: list[Lead], keys: list[str], request_id:
             .values(status=DeliveryStatus.SKIPPED, completed_at=now,
                     last_error="not sent: the consumer opted out of sale and sharing")
             .execution_options(synchronize_session=False))
-    return len(lead_ids)
+        enqueue_notices(session=session, lead_ids=lead_ids, notice=DO_NOT_SELL, now=now)
+        session.flush()
+    return companies_told(session=session, lead_ids=lead_ids, notice=DO_NOT_SELL)
 
 
 def is_suppressed(*, session: Session, keys: list[str]) -> bool:

@@ -14,6 +14,7 @@ from servicematch.delivery.models import Delivery
 from servicematch.delivery.sending import OPTED_OUT, opted_out_of_sale
 from servicematch.errors import ServiceMatchError
 from servicematch.privacy.models import LeadErasure, LeadRevocation
+from servicematch.privacy.notices import DISCARD, notice_target_key
 
 
 class NotSentAgain(ServiceMatchError):
@@ -49,4 +50,9 @@ def why_not_send_again(session: Session, delivery: Delivery) -> str | None:
         return None
     if opted_out_of_sale(delivery.lead, delivery.kind):
         return OPTED_OUT
+    told_to_discard = session.scalar(select(Delivery.id).where(
+        Delivery.lead_id == delivery.lead_id, Delivery.payload_kind == DISCARD,
+        Delivery.target_key == notice_target_key(DISCARD, delivery.target_key)))
+    if told_to_discard is not None:
+        return "the buyer was told to discard this lead after its post was refused or answered late"
     return withdrawal_reason(session, delivery.lead_id)

@@ -16,7 +16,18 @@ from servicematch.kernel.webhook_events import event_envelope
 from servicematch.privacy.contacts import aware
 from servicematch.privacy.links import stop_url
 from servicematch.privacy.models import LeadErasure, LeadRevocation
-from servicematch.privacy.notices import CORRECTED, DELETED, LEAD, REVOKED
+from servicematch.privacy.notices import (
+    CORRECTED,
+    DELETED,
+    DISCARD,
+    DO_NOT_SELL,
+    LATE,
+    LEAD,
+    REFUSED,
+    REVOKED,
+    discarded_post,
+    post_answers,
+)
 from servicematch.settings import Settings
 
 NOTICE_ASKS = {
@@ -26,6 +37,15 @@ NOTICE_ASKS = {
              "this request, and pass the request on to anyone you shared it with.",
     CORRECTED: "The consumer asked us to correct their personal data. Update what you received "
                "with this request as below.",
+    DO_NOT_SELL: "The consumer opted out of the sale and sharing of their personal information. Do not "
+                 "sell or share what you received with this request, from now on.",
+}
+DISCARD_ASKS = {
+    REFUSED: "You did not buy this lead: you refused its post. Delete the consumer's details you received "
+             "with it, do not contact them, and do not pass the details on.",
+    LATE: "You did not buy this lead: your answer to its post did not reach us within the post deadline, "
+          "so it was not sold to you, whatever you answered. Delete the consumer's details you received "
+          "with it, do not contact them, and do not pass the details on.",
 }
 
 
@@ -37,73 +57,157 @@ OPEN_OFFERS = ("Providers in your area have been told about your request, withou
 _OFFERS = table("provider_offers", column("lead_id"), column("status"))
 
 
+# What a company did with the consumer's details (Company.did).
+BOUGHT = "bought"          # a buyer took the lead (the fixed buyer's 2xx, an auction buyer's sale)
+RECEIVED = "received"      # a provider's webhook or mailbox took it
+ACCEPTED = "accepted"      # a provider accepted the offer in its portal
+SENDING = "sending"        # being sent right now (the consent receipt only)
+TOOK = (BOUGHT, RECEIVED, ACCEPTED, SENDING)
+# The details reached it but it did not take the request: it answered no, or too late.
+TURNED_DOWN = (REFUSED, LATE)
+
+
 @dataclass(frozen=True)
 class Company:
-    """A company the consumer's contact details went to, with its consumers' rating (providers only)."""
+    """A company the consumer's contact details went to, with its consumers' rating (providers only),
+    what it did with them, and whether it was told to discard them."""
 
     name: str
     rating: Rating = NO_RATING
+    did: str = RECEIVED
+    told_to_discard: bool = False
+    # A lead buyer (the fixed buyer or an auction's), not a provider.
+    is_buyer: bool = False
 
     def in_words(self) -> str:
         return f"{self.name} (rated {self.rating.in_words()})" if self.rating.count else self.name
+
+    def what_happened(self) -> str:
+        """What it did with the details, in the consumer's words."""
+        told = " We told it to delete them." if self.told_to_discard else ""
+        return {
+            BOUGHT: "Bought your request. It may contact you about it.",
+            RECEIVED: "Received your request. It may contact you about it.",
+            ACCEPTED: "Accepted your request in its provider portal. It may contact you about it.",
+            SENDING: "Is being sent your request. It may contact you about it.",
+            REFUSED: f"Was sent your contact details but turned your request down.{told}",
+            LATE: f"Was sent your contact details but did not answer in time, so it did not get your "
+                  f"request.{told}",
+        }[self.did]
 
 
 @dataclass(frozen=True)
 class Recipients:
     """Who holds a lead's contact details: the fixed buyer (SERVICEMATCH_BUYER_URL), and the other
-    companies by name. Open offers are providers still weighing the lead without the details."""
+    companies by name, each with what it did. Open offers are providers still weighing the lead
+    without the details."""
 
     fixed_buyer: bool
     companies: tuple[Company, ...] = ()
     open_offers: int = 0
+    # What the fixed buyer did, when it received the lead.
+    fixed_buyer_did: str = BOUGHT
+
+    def holders(self, settings: Settings) -> list[Company]:
+        """Every company the details reached, whatever it answered, the fixed buyer's name first."""
+        buyer = ([Company(settings.buyer_name or "Our lead-buying partner", did=self.fixed_buyer_did, is_buyer=True)]
+                 if self.fixed_buyer else [])
+        return [*buyer, *self.companies]
 
     def named(self, settings: Settings) -> list[Company]:
-        """Every company, the fixed buyer's name first."""
-        buyer = [Company(settings.buyer_name or "Our lead-buying partner")] if self.fixed_buyer else []
-        return [*buyer, *self.companies]
+        """The companies that took the request (and may contact the consumer), the fixed buyer first."""
+        return [company for company in self.holders(settings) if company.did in TOOK]
+
+    def turned_down(self, settings: Settings) -> list[Company]:
+        """The companies the details reached that did not take the request."""
+        return [company for company in self.holders(settings) if company.did in TURNED_DOWN]
+
+
+_HTTP_KINDS = ("buyer", "buyer_post", "provider_webhook")
+
+
+def _did(kind: str, status: str, answer: str | None) -> str | None:
+    """What a lead delivery's party did with the details, or None when they never reached it."""
+    if status == DeliveryStatus.DELIVERED:
+        return {"buyer": BOUGHT, "buyer_post": BOUGHT, "provider_portal": ACCEPTED}.get(kind, RECEIVED)
+    if status == DeliveryStatus.PENDING:
+        return SENDING
+    # An HTTP receiver that answered got the whole request, whatever it answered; an auction post
+    # also counts when it went out and no answer came in time. An e-mail refused never arrived.
+    if kind in _HTTP_KINDS and (answer == REFUSED or (answer == LATE and kind == "buyer_post")):
+        return answer
+    return None
+
+
+def _rank(did: str) -> int:
+    # A provider reached by webhook and by e-mail: what it took counts over what it refused.
+    return (BOUGHT, ACCEPTED, RECEIVED, SENDING, REFUSED, LATE).index(did)
 
 
 def recipients_of(*, session: Session, lead_ids: list[str], under_way: bool = False) -> dict[str, Recipients]:
     """Who received each lead's contact details, for several leads in one go: a delivery of the
     lead that arrived (a 2xx, the SMTP server took the e-mail, or a provider accepted the offer in
-    the portal: its provider_portal row). Not a delivery skipped, refused or given up on, and not
-    an offer still open, declined, expired or withdrawn: those details never left.
+    the portal: its provider_portal row), and a request that reached a webhook or a buyer's post
+    URL whatever its answer (a refusal, or an auction post that went out and was not answered in
+    time): each company with what it did. Not a delivery skipped or never sent (a refused
+    connection, a rejected e-mail), and not an offer still open, declined, expired or withdrawn:
+    those details never left.
 
     `under_way` (the consent receipt, written while the lead's e-mails and webhooks go out): also
     the deliveries still being sent, and the count of offers still open.
     """
     rows = session.execute(
-        select(Delivery.lead_id, Delivery.kind, Delivery.status, Delivery.provider_id, Provider.name,
-               _BUYERS.c.name)
+        select(Delivery.id, Delivery.lead_id, Delivery.kind, Delivery.status, Delivery.provider_id, Provider.name,
+               _BUYERS.c.name, Delivery.buyer_id)
         .outerjoin(Provider, Delivery.provider_id == Provider.id)
         .outerjoin(_BUYERS, Delivery.buyer_id == _BUYERS.c.id)
         .where(Delivery.lead_id.in_(lead_ids), Delivery.payload_kind == LEAD)
     ).all()
-    counted = (DeliveryStatus.DELIVERED, DeliveryStatus.PENDING) if under_way else (DeliveryStatus.DELIVERED,)
-    ratings = provider_ratings(session=session, provider_ids=[row[3] for row in rows if row[2] in counted])
-    buyers, names = set(), {lead_id: {} for lead_id in lead_ids}
-    for lead_id, kind, status, provider_id, name, buyer_name in rows:
-        if status not in counted:
+    answers = post_answers(session=session, delivery_ids=[
+        row.id for row in rows if row.kind in _HTTP_KINDS
+        and row.status in (DeliveryStatus.REJECTED, DeliveryStatus.FAILED)])
+    told = set(session.execute(select(Delivery.lead_id, Delivery.buyer_id).where(
+        Delivery.lead_id.in_(lead_ids), Delivery.payload_kind == DISCARD)).all())
+    found = []
+    for row in rows:
+        did = _did(row.kind, row.status, answers.get(row.id))
+        if did is None or (did == SENDING and not under_way):
             continue
-        if kind == "buyer":
-            buyers.add(lead_id)
-        if name is not None:
-            names[lead_id][name] = Company(name, ratings.get(provider_id, NO_RATING))
-        # An auction's buyer received the details only if it took the post (settled before the receipt).
-        if buyer_name is not None and status == DeliveryStatus.DELIVERED:
-            names[lead_id].setdefault(buyer_name, Company(buyer_name))
+        # An auction's buyer received the details once its post went out (settled before the receipt).
+        if did == SENDING and row.kind == "buyer_post":
+            continue
+        found.append((row, did))
+    ratings = provider_ratings(session=session, provider_ids=[row.provider_id for row, _ in found
+                                                              if row.provider_id is not None])
+    fixed: dict[str, str] = {}
+    names: dict[str, dict[str, Company]] = {lead_id: {} for lead_id in lead_ids}
+    for row, did in found:
+        if row.kind == "buyer":
+            if row.lead_id not in fixed or _rank(did) < _rank(fixed[row.lead_id]):
+                fixed[row.lead_id] = did
+            continue
+        name = row[5] if row[5] is not None else row[6]
+        if name is None:
+            continue
+        company = Company(name, ratings.get(row.provider_id, NO_RATING), did,
+                          told_to_discard=(row.lead_id, row.buyer_id) in told and did in TURNED_DOWN,
+                          is_buyer=row.kind == "buyer_post")
+        known = names[row.lead_id].get(name)
+        if known is None or _rank(did) < _rank(known.did):
+            names[row.lead_id][name] = company
     waiting = dict(session.execute(
         select(_OFFERS.c.lead_id, func.count()).where(_OFFERS.c.lead_id.in_(lead_ids), _OFFERS.c.status == "open")
         .group_by(_OFFERS.c.lead_id)).all()) if under_way else {}
-    return {lead_id: Recipients(fixed_buyer=lead_id in buyers,
+    return {lead_id: Recipients(fixed_buyer=lead_id in fixed, fixed_buyer_did=fixed.get(lead_id, BOUGHT),
                                 companies=tuple(names[lead_id][name] for name in sorted(names[lead_id])),
                                 open_offers=waiting.get(lead_id, 0))
             for lead_id in lead_ids}
 
 
 def recipient_names(recipients: Recipients, settings: Settings) -> list[str]:
-    """The names of every company that received the lead, the fixed buyer's first."""
-    return [company.name for company in recipients.named(settings)]
+    """The names of every company that received the lead's details, whatever it answered, the fixed
+    buyer's first."""
+    return [company.name for company in recipients.holders(settings)]
 
 
 def service_name_of(lead: Lead, catalog) -> str:
@@ -141,6 +245,9 @@ def receipt(*, lead: Lead, recipients: Recipients, settings: Settings,
     service_name = service_name_of(lead, catalog)
     link = stop_url(settings=settings, lead_id=lead.id)
     parties = recipients.named(settings)
+    turned_down = recipients.turned_down(settings)
+    # Said only while no lead buyer holds the details (an opt-out may come after a sale).
+    not_sold = None if any(company.is_buyer for company in recipients.holders(settings)) else not_sold_because(lead)
     when = aware(consent.consented_at) if consent else aware(lead.created_at)
     lines = [
         f"Hello {contact.get('first') or 'there'},",
@@ -155,8 +262,12 @@ def receipt(*, lead: Lead, recipients: Recipients, settings: Settings,
         "Who we have given, or are giving, your contact details to (they may contact you about it):",
         *([f"  - {company.in_words()}" for company in parties] if parties else
           ["  - nobody yet" if recipients.open_offers else
+           "  - nobody" if not_sold else
            "  - nobody yet: no provider in your area has been matched"]),
         *(["", OPEN_OFFERS] if recipients.open_offers else []),
+        *(["", "Sent your contact details, but did not take your request:",
+           *[f"  - {company.name}: {company.what_happened()}" for company in turned_down]] if turned_down else []),
+        *(["", not_sold] if not_sold else []),
         "",
         "The consent you agreed to, exactly as shown:",
         "",
@@ -170,6 +281,19 @@ def receipt(*, lead: Lead, recipients: Recipients, settings: Settings,
     headers = unsubscribe_headers(link)
     subject = f"Your {settings.brand_name} request: {service_name} (your consent receipt)"
     return contact.get("email", ""), subject, "\n".join(lines) + "\n", headers
+
+
+GPC_HONOURED = ("Your browser sent a Global Privacy Control signal, and we honoured it: your request "
+                "was not sold to or shared with any lead buyer.")
+OPTED_OUT = ("You opted out of the sale and sharing of your information: your request was not sold to or "
+             "shared with any lead buyer.")
+
+
+def not_sold_because(lead: Lead) -> str | None:
+    """Why a lead went to no lead buyer, in the receipt's words, when the consumer chose so."""
+    if lead.consent is not None and lead.consent.global_privacy_control:
+        return GPC_HONOURED
+    return OPTED_OUT if lead.do_not_sell else None
 
 
 def unsubscribe_headers(stop_link: str) -> dict[str, str]:
@@ -194,7 +318,14 @@ def notice_body(*, session: Session, lead: Lead, delivery: Delivery, correction:
         data["deletedAt"] = aware(erasure.erased_at).isoformat() if erasure else None
     elif delivery.payload_kind == CORRECTED:
         data["correction"] = correction or ""
-    data["action"] = NOTICE_ASKS[delivery.payload_kind]
+    if delivery.payload_kind == DISCARD:
+        post = discarded_post(session=session, notice=delivery)
+        # The post's own webhook-id, so the buyer finds the exact message it should not have kept.
+        data["postId"] = post.id if post is not None else None
+        data["reason"] = (post_answers(session=session, delivery_ids=[post.id])[post.id] if post else None) or LATE
+        data["action"] = DISCARD_ASKS[data["reason"]]
+    else:
+        data["action"] = NOTICE_ASKS[delivery.payload_kind]
     return event_envelope(delivery.payload_kind, occurred_at=delivery.created_at, data=data)
 
 
@@ -202,7 +333,8 @@ def notice_email(*, body: dict, brand_name: str) -> tuple[str, str]:
     """Subject and text of a notice for a recipient without a webhook, from notice_body's event."""
     kind, data = body["type"], body["data"]
     subject = {REVOKED: "Stop contacting", DELETED: "Delete the data of",
-               CORRECTED: "Correct the data of"}[kind]
+               CORRECTED: "Correct the data of", DO_NOT_SELL: "Do not sell or share",
+               DISCARD: "Discard"}[kind]
     lines = [data["action"], "", f"Request id: {data['requestId']}", f"Service:    {data['service']}"]
     if data.get("revokedAt"):
         lines.append(f"Withdrawn:  {data['revokedAt']} ({data['method']})")

@@ -1,4 +1,5 @@
-"""Privacy notices through the delivery outbox: `lead.revoked`, `lead.deleted`, `lead.corrected`.
+"""Privacy notices through the delivery outbox: `lead.revoked`, `lead.deleted`, `lead.corrected`,
+`lead.do_not_sell`, and `lead.discard` to an auction buyer that got the lead but did not buy it.
 
 Each party that received a lead (the buyer, a provider's webhook or its mailbox) gets one notice
 row per lead and notice type, stored in the same transaction as the change it announces and
@@ -12,9 +13,10 @@ from datetime import datetime
 from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
-from servicematch.delivery.models import Delivery, DeliveryStatus, TargetKind
+from servicematch.delivery.models import Delivery, DeliveryAttempt, DeliveryStatus, TargetKind
 from servicematch.kernel import wakeup
 from servicematch.kernel.ids import new_id
+from servicematch.outbound.outcome import Outcome
 
 LEAD = "lead"
 RECEIPT = "receipt"
@@ -24,7 +26,18 @@ REVIEW_REQUEST = "review_request"
 REVOKED = "lead.revoked"
 DELETED = "lead.deleted"
 CORRECTED = "lead.corrected"
-NOTICE_KINDS = (REVOKED, DELETED, CORRECTED)
+# The consumer opted out of sale and sharing: every company holding one of its leads is told.
+DO_NOT_SELL = "lead.do_not_sell"
+# An auction buyer received the full lead in its post but did not buy it (it refused, or its answer
+# did not come within the post deadline): it is told to discard the lead, once per lead and buyer.
+DISCARD = "lead.discard"
+NOTICE_KINDS = (REVOKED, DELETED, CORRECTED, DO_NOT_SELL, DISCARD)
+# Why a buyer is told to discard a lead.
+REFUSED = "refused"
+LATE = "late"
+# Errors of a connection that never opened: nothing of the post left (servicematch.outbound).
+_NEVER_CONNECTED = ("ConnectionRefusedError:", "ConnectionError: cannot resolve", "gaierror:",
+                    "OSError: [Errno 101]", "OSError: [Errno 113]")
 # The consumer's short e-mail naming a provider that accepted the lead's offer in the portal.
 ACCEPTED = "offer.accepted"
 
@@ -99,3 +112,68 @@ def enqueue_notices(*, session: Session, lead_ids: list[str], notice: str, now: 
     if rows:
         wakeup.notify_after_commit(session)
     return len(rows)
+
+
+def post_answer(attempts) -> str | None:
+    """How a post that did not end in a sale reached its buyer, from its attempts (each with
+    status_code, outcome and error): REFUSED (the buyer answered, with anything but a 2xx),
+    LATE (the post went out and no answer came within the post deadline, or a 2xx came after the
+    post was settled), or None (it never left: a connection refused, a held or unbuildable post)."""
+    codes = [attempt.status_code for attempt in attempts if attempt.status_code is not None]
+    if any(not 200 <= code < 300 for code in codes):
+        return REFUSED
+    if codes:
+        return LATE
+    if any(attempt.outcome in (Outcome.RETRY, Outcome.UNKNOWN, Outcome.SENDING)
+           and not (attempt.error or "").startswith(_NEVER_CONNECTED) for attempt in attempts):
+        return LATE
+    return None
+
+
+def post_answers(*, session: Session, delivery_ids: list[str]) -> dict[str, str | None]:
+    """post_answer for each of these deliveries, read in one query."""
+    if not delivery_ids:
+        return {}
+    attempts: dict[str, list] = {delivery_id: [] for delivery_id in delivery_ids}
+    for row in session.execute(
+            select(DeliveryAttempt.delivery_id, DeliveryAttempt.status_code, DeliveryAttempt.outcome,
+                   DeliveryAttempt.error).where(DeliveryAttempt.delivery_id.in_(delivery_ids))):
+        attempts[row.delivery_id].append(row)
+    return {delivery_id: post_answer(rows) for delivery_id, rows in attempts.items()}
+
+
+def enqueue_discard(*, session: Session, post: Delivery, now: datetime) -> str | None:
+    """Tell the buyer of an auction post that reached it but was no sale to discard the lead:
+    one `lead.discard` row, in the transaction that settles the post (routing calls this), sent
+    by the delivery worker with retries. Returns why (REFUSED or LATE), or None when the post never
+    left (nothing to discard). At most one row per lead and buyer."""
+    if (post.kind != TargetKind.BUYER_POST or post.payload_kind != LEAD
+            or post.status in (DeliveryStatus.PENDING, DeliveryStatus.SKIPPED, DeliveryStatus.DELIVERED)):
+        return None
+    reason = post_answers(session=session, delivery_ids=[post.id])[post.id]
+    if reason is None:
+        return None
+    target_key = notice_target_key(DISCARD, post.target_key)
+    if session.scalar(select(Delivery.id).where(Delivery.lead_id == post.lead_id,
+                                                Delivery.target_key == target_key)) is None:
+        session.add(Delivery(id=new_id(), lead_id=post.lead_id, buyer_id=post.buyer_id, kind=TargetKind.BUYER_POST,
+                             payload_kind=DISCARD, target_key=target_key, status=DeliveryStatus.PENDING,
+                             attempt_count=0, next_attempt_at=now, window_started_at=now, created_at=now))
+        wakeup.notify_after_commit(session)
+    return reason
+
+
+def discarded_post(*, session: Session, notice: Delivery) -> Delivery | None:
+    """The post a `lead.discard` notice is about."""
+    return session.scalar(select(Delivery).where(Delivery.lead_id == notice.lead_id,
+                                                 Delivery.target_key == notice.target_key.split(":", 1)[1]))
+
+
+def companies_told(*, session: Session, lead_ids: list[str], notice: str) -> int:
+    """How many companies hold a `notice` row for these leads (a company holding several leads counts once)."""
+    if not lead_ids:
+        return 0
+    parties = set(session.execute(
+        select(Delivery.kind == TargetKind.BUYER, Delivery.buyer_id, Delivery.provider_id)
+        .where(Delivery.lead_id.in_(lead_ids), Delivery.payload_kind == notice)).all())
+    return len(parties)

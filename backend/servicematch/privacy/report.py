@@ -86,9 +86,13 @@ def lead_report(*, session: Session, settings: Settings, lead: Lead, index: Cata
         },
         "revoked": None if revocation is None else {"at": _iso(revocation.revoked_at), "how": revocation.method},
         "erased": None if erasure is None else {"at": _iso(erasure.erased_at), "why": erasure.reason},
-        # Exactly the companies the contact details reached; "deliveries" below also lists the
-        # attempts that never arrived, and privacy notices, each with its status.
+        # Exactly the companies the contact details reached, whatever they answered; "deliveries"
+        # below also lists the attempts that never arrived, and privacy notices, each with its status.
         "receivedBy": recipient_names(received[lead.id], settings),
+        # The same companies, each with what it did with the details.
+        "companies": [{"name": company.name, "did": company.did, "toldToDiscard": company.told_to_discard,
+                       "inWords": company.what_happened()}
+                      for company in received[lead.id].holders(settings)],
         "deliveries": [
             {"recipient": _recipient(d, settings), "channel": CHANNELS.get(d.kind, d.kind),
              "what": d.payload_kind, "status": d.status,

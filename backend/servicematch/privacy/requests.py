@@ -40,13 +40,25 @@ CORRECTION_NEEDED = "Tell us what to correct (up to 2,000 characters)."
 DONE = {
     RequestKind.DELETE: "Done. Any personal data we held for this contact is erased, and everyone "
                         "who received it has been told to delete it.",
-    RequestKind.OPT_OUT: "Done. We will not sell or share the personal data of this contact from "
-                         "now on, and told our lead buyer so.",
+    # Followed by who was told (opted_out_message).
+    RequestKind.OPT_OUT: "Done. We will not sell or share the personal data of this contact from now on.",
     RequestKind.CORRECT: "Thank you. Your correction is recorded and passed on to everyone who "
                          "received your data.",
     RequestKind.STOP: "Done. Calls, texts and e-mails about your requests are stopped, and every "
                       "company that received them has been told.",
 }
+
+
+def opted_out_message(companies: int) -> str:
+    """The opt-out's answer, saying exactly who was told."""
+    if companies == 0:
+        return (f"{DONE[RequestKind.OPT_OUT]} No company had received the details of your requests, so "
+                "there was no company to tell.")
+    told = "the company" if companies == 1 else f"the {companies} companies"
+    return (f"{DONE[RequestKind.OPT_OUT]} We are sending a notice to {told} that received the details of "
+            "your requests, telling them not to sell or share them either.")
+
+
 # Mail goes out after the answer: a known and an unknown contact then answer alike, in time too.
 _mailer = ThreadPoolExecutor(max_workers=2, thread_name_prefix="privacy-mail")
 
@@ -150,7 +162,8 @@ def verify_request(*, session_factory: sessionmaker[Session], settings: Settings
             actions.erase(session=session, settings=settings, leads=leads, reason="delete request", now=now,
                           notify=True, keys=keys)
         elif request.kind == RequestKind.OPT_OUT:
-            actions.opt_out(session=session, leads=leads, keys=keys, request_id=request.id, now=now)
+            told = actions.opt_out(session=session, leads=leads, keys=keys, request_id=request.id, now=now)
+            answer["message"] = opted_out_message(told)
         elif request.kind == RequestKind.STOP:
             actions.revoke(session=session, leads=leads, method="privacy choices page",
                            request_id=request.id, now=now)

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from servicematch.kernel.clock import utcnow
 from servicematch.kernel.orm import Base
-from servicematch.privacy.notices import LEAD, RECEIPT
+from servicematch.privacy.notices import LEAD, NOTICE_KINDS, RECEIPT
 
 BigId = BigInteger().with_variant(Integer(), "sqlite")
 
@@ -64,17 +64,22 @@ class DeliveryDaily(DailyDimensions, Base):
 
 
 class Carried:
-    """What the console counts apart: deliveries of the lead itself, consent receipts, and
-    privacy notices, by a delivery's payload_kind (servicematch.privacy.notices)."""
+    """What the console counts apart: deliveries of the lead itself, consent receipts, privacy
+    notices (servicematch.privacy.notices NOTICE_KINDS), and the other messages about a lead (a
+    provider's offer e-mail, the consumer's acceptance and review-request e-mails), by a
+    delivery's payload_kind."""
 
     LEADS = "leads"
     RECEIPTS = "receipts"
     NOTICES = "notices"
-    ALL = (LEADS, RECEIPTS, NOTICES)
+    MESSAGES = "messages"
+    ALL = (LEADS, RECEIPTS, NOTICES, MESSAGES)
 
     @staticmethod
     def of(payload_kind: str) -> str:
-        return {LEAD: Carried.LEADS, RECEIPT: Carried.RECEIPTS}.get(payload_kind, Carried.NOTICES)
+        if payload_kind in NOTICE_KINDS:
+            return Carried.NOTICES
+        return {LEAD: Carried.LEADS, RECEIPT: Carried.RECEIPTS}.get(payload_kind, Carried.MESSAGES)
 
 
 # RevenueDaily's buyer_id of providers' money (a buyer id is a 36-character UUID, never this).

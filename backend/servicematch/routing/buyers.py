@@ -10,13 +10,16 @@ from urllib.parse import urlsplit
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
+from servicematch.catalog.partners import listed, names_on_version, not_listed_reason
 from servicematch.errors import NotFound, ServiceMatchError
+from servicematch.intake.models import Lead
 from servicematch.kernel.clock import utcnow
 from servicematch.kernel.ids import new_id
 from servicematch.outbound.signing import new_webhook_secret, secret_problem
 from servicematch.routing.hours import HoursError, open_now, parse_hours
 from servicematch.routing.matching import offers_service
 from servicematch.routing.models import Buyer, Sale
+from servicematch.settings import Settings
 
 US_STATES = frozenset(
     ["AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY"])
@@ -194,3 +197,22 @@ def qualifying_buyers(session: Session, *, vertical: str, service: str, state: s
 
 def within_budget(buyer: Buyer, spent: Spending, bid_cents: int) -> bool:
     return buyer.monthly_budget_cents is None or spent.month_cents + bid_cents <= buyer.monthly_budget_cents
+
+
+# -- the marketing-partners list the lead's consumer saw --------------------------------------------
+
+def lead_partners(session: Session, lead: Lead) -> frozenset[str]:
+    """The names on the marketing-partners version the lead's consent names: the only companies
+    that may be sold or offered it (none for a lead without one)."""
+    return names_on_version(session, lead.consent.partner_list_version if lead.consent else None)
+
+
+def fixed_buyer_listed(settings: Settings, partners: frozenset[str]) -> bool:
+    """Whether the SERVICEMATCH_BUYER_URL buyer, by SERVICEMATCH_BUYER_NAME, was on the lead's list."""
+    return bool(settings.buyer_url) and listed(settings.buyer_name, partners)
+
+
+def fixed_buyer_skip(settings: Settings, lead: Lead) -> str:
+    """The waterfall's line for a fixed buyer the lead's list did not name."""
+    name = settings.buyer_name.strip() or "The SERVICEMATCH_BUYER_URL buyer (no SERVICEMATCH_BUYER_NAME)"
+    return f"{name}: {not_listed_reason(lead.consent.partner_list_version if lead.consent else None)}"

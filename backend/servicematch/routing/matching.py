@@ -10,10 +10,19 @@ import zipcodes
 from sqlalchemy import func, select, union
 from sqlalchemy.orm import Session
 
+from servicematch.catalog.partners import listed, names_on_version, not_listed_reason
 from servicematch.delivery.models import Delivery, Provider
-from servicematch.kernel.clock import as_utc
+from servicematch.intake.models import Lead
+from servicematch.kernel.clock import as_utc, utcnow
+from servicematch.kernel.ids import new_id
 from servicematch.routing.hours import open_now
-from servicematch.routing.models import LedgerEntry, LedgerKind, ProviderOffer
+from servicematch.routing.models import (
+    AuctionStep,
+    LedgerEntry,
+    LedgerKind,
+    ProviderOffer,
+    StepKind,
+)
 from servicematch.routing.pricing import lead_price_cents
 
 MAX_PROVIDERS_PER_LEAD = 3
@@ -142,10 +151,14 @@ def _active_providers(session: Session) -> list[Provider]:
 def match_providers(
     *, session: Session, vertical: str, service: str, state: str | None, zip_code: str | None,
     now: datetime, limit: int = MAX_PROVIDERS_PER_LEAD, exclude: set[str] = frozenset(),
+    lead: Lead | None = None,
 ) -> list[Provider]:
     """The active providers for this lead, within their hours, under their daily cap and their
     weekly budget (this lead's shared price included), least recently matched first; `exclude`
-    names providers the lead went or was offered to already."""
+    names providers the lead went or was offered to already.
+
+    With the `lead` (routing always passes it), a provider not on the marketing-partners list its
+    consumer saw is left out, and the skip is written to the lead's auction steps."""
     active = _active_providers(session)
     candidates = [
         provider for provider in active
@@ -154,6 +167,8 @@ def match_providers(
         and serves_location(provider, state=state, zip_code=zip_code)
         and open_now(provider.hours, now)
     ]
+    if lead is not None and candidates:
+        candidates = _on_lead_list(session, lead, candidates, now)
     if not candidates or limit <= 0:
         return []
     counts = _sent_today(session=session, provider_ids=[p.id for p in candidates], now=now)
@@ -169,3 +184,23 @@ def match_providers(
     under_cap.sort(key=lambda p: (p.last_matched_at is not None, as_utc(p.last_matched_at) or now,
                                   as_utc(p.created_at) or now, p.id))
     return under_cap[:limit]
+
+
+def _on_lead_list(session: Session, lead: Lead, candidates: list[Provider], now: datetime) -> list[Provider]:
+    """The candidates the lead's consumer was shown; the others each get one "pass" step saying why."""
+    partners = names_on_version(session, lead.consent.partner_list_version if lead.consent else None)
+    unlisted = [provider for provider in candidates if not listed(provider.name, partners)]
+    if not unlisted:
+        return candidates
+    reason = not_listed_reason(lead.consent.partner_list_version if lead.consent else None)
+    recorded = set(session.scalars(select(AuctionStep.detail).where(
+        AuctionStep.lead_id == lead.id, AuctionStep.kind == StepKind.PASS, AuctionStep.buyer_id.is_(None))))
+    at_ms = max(0, int((as_utc(now) - as_utc(lead.created_at)).total_seconds() * 1000)) if lead.created_at else 0
+    for provider in unlisted:
+        detail = f"Provider {provider.name}: {reason}"
+        if detail not in recorded:
+            recorded.add(detail)
+            session.add(AuctionStep(id=new_id(), lead_id=lead.id, buyer_id=None, kind=StepKind.PASS, detail=detail,
+                                    at_ms=at_ms, created_at=utcnow()))
+    skipped = {provider.id for provider in unlisted}
+    return [provider for provider in candidates if provider.id not in skipped]

@@ -286,7 +286,7 @@ def offer_to_next(*, session: Session, lead_id: str, settings: Settings, now: da
         return []
     tried = holding | {offer.provider_id for offer in offers}
     providers = match_providers(session=session, vertical=lead.vertical, service=lead.service, state=lead.state,
-                                zip_code=lead.zip, now=now, limit=free, exclude=tried)
+                                zip_code=lead.zip, now=now, limit=free, exclude=tried, lead=lead)
     route_providers(session=session, lead=lead, providers=providers, settings=settings, now=now)
     return providers
 

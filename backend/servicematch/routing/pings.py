@@ -15,6 +15,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, Future, wait
 from dataclasses import dataclass
 
+from servicematch.catalog.partners import listed, not_listed_reason
 from servicematch.intake.models import Lead
 from servicematch.kernel.clock import as_utc, utcnow
 from servicematch.kernel.ids import new_id
@@ -87,13 +88,23 @@ def _no_constants(name: str):
 
 
 def run_pings(*, lead: Lead, buyers: list[Buyer], client: DeliveryClient, pool: Executor, timeout_ms: int,
-              max_bid_cents: int, allow_private: bool, since: Callable[[], int]) -> list[Bid]:
+              max_bid_cents: int, allow_private: bool, since: Callable[[], int],
+              partners: frozenset[str]) -> list[Bid]:
     """Ping every buyer with a ping URL at once, return as soon as all have answered or the deadline
-    passed (a late answer is a pass); fixed-price buyers bid their price without a ping."""
+    passed (a late answer is a pass); fixed-price buyers bid their price without a ping.
+
+    `partners`: the names on the marketing-partners list the consumer saw; a buyer not on it is
+    neither pinged nor bids (a pass with the reason), so it can never be posted the lead."""
     deadline = time.monotonic() + timeout_ms / 1000
     bids: list[Bid] = []
     pinged: dict[Future, Buyer] = {}
     for buyer in buyers:
+        if not listed(buyer.name, partners):
+            version = lead.consent.partner_list_version if lead.consent else None
+            log.info("buyer %s skipped for lead %s: not on partner list %s", buyer.id, lead.id, version)
+            bids.append(Bid(buyer.id, None, buyer.exclusive, since(), pinged=False,
+                            detail=not_listed_reason(version)))
+            continue
         if not buyer.ping_url:
             bids.append(Bid(buyer.id, buyer.price_cents, buyer.exclusive, since(), pinged=False,
                             detail="fixed price"))

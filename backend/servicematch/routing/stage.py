@@ -36,9 +36,16 @@ from servicematch.kernel.ids import new_id
 from servicematch.outbound.http_sender import DeliveryClient
 from servicematch.privacy.actions import is_suppressed
 from servicematch.privacy.contacts import keys_of_lead
+from servicematch.privacy.notices import enqueue_discard
 from servicematch.privacy.wiring import enqueue_receipt
 from servicematch.routing.auction import MAX_COMPANIES, Next, Offer, next_step
-from servicematch.routing.buyers import qualifying_buyers, within_budget
+from servicematch.routing.buyers import (
+    fixed_buyer_listed,
+    fixed_buyer_skip,
+    lead_partners,
+    qualifying_buyers,
+    within_budget,
+)
 from servicematch.routing.matching import match_providers
 from servicematch.routing.models import Auction, AuctionStep, Buyer, Sale, StepKind
 from servicematch.routing.offers import consent_withdrawn, providers_holding_seats, route_matched
@@ -159,10 +166,13 @@ class RoutingStage:
             sellable = not (lead.do_not_sell or suppressed or lead.is_duplicate)
             buyers, spent = qualifying_buyers(session, vertical=lead.vertical, service=lead.service,
                                               state=lead.state, zip_code=lead.zip, now=now) if sellable else ([], {})
+            # Only companies on the marketing-partners list the consumer saw get the lead.
+            partners = lead_partners(session, lead)
             session.expunge_all()
         bids = run_pings(lead=lead, buyers=buyers, client=self.client, pool=self._pings,
                          timeout_ms=self.settings.ping_timeout_ms, max_bid_cents=self.settings.max_bid_cents,
-                         allow_private=self.settings.private_webhooks_allowed, since=lambda: _ms_since(lead))
+                         allow_private=self.settings.private_webhooks_allowed, since=lambda: _ms_since(lead),
+                         partners=partners)
         by_id = {buyer.id: buyer for buyer in buyers}
         bids = [_within_budget(bid, by_id[bid.buyer_id], spent[bid.buyer_id]) for bid in bids]
         with self._deciding, self.session_factory() as session:
@@ -192,8 +202,11 @@ class RoutingStage:
                 kind = StepKind.BID if bid.cents is not None else StepKind.PASS
                 session.add(_step(lead_id, kind, buyer_id=bid.buyer_id, cents=bid.cents, exclusive=bid.exclusive,
                                   detail=bid.detail, at_ms=bid.at_ms))
-            if self.settings.buyer_url:
+            if fixed_buyer_listed(self.settings, partners):
                 enqueue_fixed_buyer(session=session, lead=lead, now=self.clock())
+            elif self.settings.buyer_url:
+                session.add(_step(lead_id, StepKind.PASS, at_ms=_ms_since(lead),
+                                  detail=fixed_buyer_skip(self.settings, lead)))
             session.flush()
             self._advance(session, lead)
             session.commit()
@@ -204,7 +217,7 @@ class RoutingStage:
         """Take the answers of finished buyer posts: record sales, pass refused leads on."""
         with self.session_factory() as session:
             lead_ids = set(session.scalars(select(Delivery.lead_id).where(
-                Delivery.id.in_(delivery_ids), Delivery.kind == TargetKind.BUYER_POST)))
+                Delivery.id.in_(delivery_ids), Delivery.kind == TargetKind.BUYER_POST, Delivery.payload_kind == "lead")))
         for lead_id in sorted(lead_ids):
             self.settle_lead(lead_id)
 
@@ -239,7 +252,8 @@ class RoutingStage:
         """Record the posts' answers not yet recorded, then take the next step of the auction."""
         auction = auction or session.get(Auction, lead.id)
         steps = list(session.scalars(select(AuctionStep).where(AuctionStep.lead_id == lead.id)))
-        posts = list(session.scalars(select(Delivery).where(Delivery.lead_id == lead.id,
+        # The lead's posts, not the privacy notices that follow them to the same buyers.
+        posts = list(session.scalars(select(Delivery).where(Delivery.lead_id == lead.id, Delivery.payload_kind == "lead",
                                                             Delivery.kind == TargetKind.BUYER_POST)))
         offers = [Offer(step.buyer_id, step.amount_cents, bool(step.exclusive))
                   for step in steps if step.kind == StepKind.BID and step.buyer_id]
@@ -260,11 +274,15 @@ class RoutingStage:
             else:
                 session.add(_step(lead.id, StepKind.REFUSED, buyer_id=post.buyer_id, detail=post.id, at_ms=at,
                                   exclusive=offer.exclusive if offer else None))
+                # It got the full lead and did not buy it (a refusal, or an answer after the deadline):
+                # told to discard it, in this transaction.
+                enqueue_discard(session=session, post=post, now=self.clock())
         providers_routed = None
         if auction.providers_routed:
             # Providers sent the lead or holding an open or accepted offer; a declined one's seat is free.
             providers_routed = len(providers_holding_seats(session, lead.id))
-        fixed = 1 if self.settings.buyer_url and not (lead.do_not_sell or lead.is_duplicate) else 0
+        fixed = 1 if (fixed_buyer_listed(self.settings, lead_partners(session, lead))
+                      and not (lead.do_not_sell or lead.is_duplicate)) else 0
         step = next_step(
             offers=offers, mode=auction.mode, tried={post.buyer_id for post in posts},
             pending=sum(post.status == DeliveryStatus.PENDING for post in posts),
@@ -285,7 +303,7 @@ class RoutingStage:
             # A duplicate already reached its providers the first time it came in.
             providers = [] if lead.is_duplicate or not step.provider_seats else match_providers(
                 session=session, vertical=lead.vertical, service=lead.service, state=lead.state,
-                zip_code=lead.zip, now=now, limit=step.provider_seats)
+                zip_code=lead.zip, now=now, limit=step.provider_seats, lead=lead)
             # Every seat free means no buyer holds the lead: a provider may have it alone.
             route_matched(session=session, lead=lead, providers=providers, settings=self.settings, now=now,
                           exclusive_allowed=step.provider_seats == MAX_COMPANIES)

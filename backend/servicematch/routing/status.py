@@ -7,13 +7,15 @@ so and names nobody. Finished, it names exactly the companies the consumer's det
 2xx, or the SMTP server took the e-mail): not a buyer that refused its post, not a provider whose
 webhook said no, not a provider whose offer is still open or was declined (one that accepted it in
 the portal is named), and nobody for a duplicate, a do-not-sell lead no provider took, or a stopped one.
-Each company consumers have rated comes with its rating.
+Each company consumers have rated comes with its rating, and each is said to be what it is: a lead
+buyer (which may pass the request on) or a provider in the network, with whether an operator
+checked its licence; the answer names the service too, so the page can say what the provider offers.
 The answer holds no personal data; a wrong or missing token is the same 404 as an unknown request.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Header, Path
 from pydantic import BaseModel, Field
@@ -21,7 +23,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 from starlette.concurrency import run_in_threadpool
 
-from servicematch.delivery.models import LEAD_KINDS, Delivery, DeliveryStatus
+from servicematch.catalog.loader import CatalogDep
+from servicematch.delivery.models import LEAD_KINDS, Delivery, DeliveryStatus, Provider
 from servicematch.deps import SessionFactoryDep, SettingsDep, install_part
 from servicematch.errors import RATE_LIMITED_RESPONSES, NotFound
 from servicematch.inbound.ratelimit import SlidingWindowLimiter, counted_always, limit_store_of
@@ -29,7 +32,7 @@ from servicematch.intake.models import Lead
 from servicematch.intake.status_token import STATUS_TOKEN_HEADER, status_token_matches
 from servicematch.kernel.clock import utcnow
 from servicematch.kernel.references import shown_reference
-from servicematch.privacy.messages import recipients_of
+from servicematch.privacy.messages import recipients_of, service_name_of
 from servicematch.privacy.notices import LEAD, RECEIPT
 from servicematch.routing.models import Auction, OfferStatus, ProviderOffer
 from servicematch.settings import Settings
@@ -44,12 +47,23 @@ class CompanyRating(BaseModel):
     count: int = Field(description="How many consumers rated it (at least one)")
 
 
+class Recipient(BaseModel):
+    name: str = Field(description="A name of `companies`, in the same order")
+    kind: Literal["buyer", "provider"] = Field(
+        description="buyer: a lead buyer, which may pass the request on to companies it works with; "
+                    "provider: a provider in the network that offers the service")
+    licenceChecked: bool = Field(description="A provider whose licence an operator checked (never a buyer)")
+
+
 class LeadStatus(BaseModel):
     reference: str = Field(description="The lead's reference, as the consumer is shown it: 7K3M-Q9TX")
     finished: bool = Field(description="Routing has decided and every delivery to a company has settled")
     companies: list[str] = Field(description="Who received the consumer's details, by name (empty until finished)")
     ratings: list[CompanyRating] = Field(
         description="Consumers' ratings of the companies named, for those rated at least once")
+    recipients: list[Recipient] = Field(default_factory=list,
+                                        description="What each company of `companies` is, in the same order")
+    service: str = Field(default="", description="The service requested, as the site names it: Roofing")
     offered: int = Field(default=0, description="Local pros weighing an open offer of the request, who may still "
                                                 "take it on (the consumer is e-mailed the name of one that does)")
     receiptEmail: bool = Field(description="The consent receipt e-mail is sent or on its way")
@@ -70,22 +84,22 @@ def install_lead_status(app: FastAPI, settings: Settings) -> None:
             summary="What became of a submitted lead: routing under way or finished, and who received it")
 async def read_lead_status(
     request_id: Annotated[str, Path(max_length=64, description="The requestId the lead was submitted with")],
-    settings: SettingsDep, factory: SessionFactoryDep,
+    settings: SettingsDep, factory: SessionFactoryDep, catalog: CatalogDep,
     token: Annotated[str, Header(alias=STATUS_TOKEN_HEADER, description="The submit answer's statusToken")] = "",
 ) -> LeadStatus:
     status = await run_in_threadpool(lead_status, session_factory=factory, settings=settings,
-                                     request_id=request_id, token=token)
+                                     request_id=request_id, token=token, catalog=catalog)
     if status is None:
         raise NotFound(NOT_FOUND)
     return status
 
 
 def lead_status(*, session_factory: sessionmaker[Session], settings: Settings, request_id: str,
-                token: str) -> LeadStatus | None:
+                token: str, catalog=None) -> LeadStatus | None:
     """The status of the lead with this requestId, or None when there is none or the token is not its."""
     with session_factory() as session:
-        lead = session.execute(select(Lead.id, Lead.reference, Lead.email_hash)
-                               .where(Lead.request_id == request_id)).first()
+        lead = session.execute(select(Lead.id, Lead.reference, Lead.email_hash, Lead.service, Lead.vertical,
+                                      Lead.category).where(Lead.request_id == request_id)).first()
         if lead is None or not status_token_matches(settings, lead.id, token):
             return None
         closed = session.scalar(select(Auction.closed_at).where(Auction.lead_id == lead.id)) is not None
@@ -99,6 +113,10 @@ def lead_status(*, session_factory: sessionmaker[Session], settings: Settings, r
         offered = session.scalar(select(func.count()).select_from(ProviderOffer).where(
             ProviderOffer.lead_id == lead.id, ProviderOffer.status == OfferStatus.OPEN,
             ProviderOffer.expires_at > utcnow())) if finished else 0
+        # The providers the lead went to, by name, with their licence check: every other name is a buyer's.
+        providers = dict(session.execute(
+            select(Provider.name, Provider.verified_at).join(Delivery, Delivery.provider_id == Provider.id)
+            .where(Delivery.lead_id == lead.id, Delivery.payload_kind == LEAD)).all()) if named else {}
     # Before routing queues the receipt, it is on its way for a lead with an e-mail address.
     receipt_email = (receipts[0] in (DeliveryStatus.PENDING, DeliveryStatus.DELIVERED) if receipts
                      else lead.email_hash is not None)
@@ -106,4 +124,8 @@ def lead_status(*, session_factory: sessionmaker[Session], settings: Settings, r
                       companies=[company.name for company in named],
                       ratings=[CompanyRating(company=company.name, average=company.rating.average,
                                              count=company.rating.count) for company in named if company.rating.count],
-                      offered=offered or 0, receiptEmail=receipt_email)
+                      recipients=[Recipient(name=company.name,
+                                            kind="provider" if company.name in providers else "buyer",
+                                            licenceChecked=providers.get(company.name) is not None)
+                                  for company in named],
+                      service=service_name_of(lead, catalog), offered=offered or 0, receiptEmail=receipt_email)

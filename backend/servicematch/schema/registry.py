@@ -7,6 +7,7 @@ so importing each of them here makes no cycle.
 from __future__ import annotations
 
 from servicematch.access import models as access_models
+from servicematch.catalog import partners as catalog_models
 from servicematch.console import models as console_models
 from servicematch.delivery import models as delivery_models
 from servicematch.events import models as events_models
@@ -18,5 +19,5 @@ from servicematch.reporting import models as reporting_models
 from servicematch.routing import models as routing_models
 
 metadata = Base.metadata
-DOMAIN_MODELS = (intake_models, delivery_models, routing_models, events_models, access_models, portal_models,
-                 console_models, privacy_models, reporting_models)
+DOMAIN_MODELS = (catalog_models, intake_models, delivery_models, routing_models, events_models, access_models,
+                 portal_models, console_models, privacy_models, reporting_models)

@@ -19,7 +19,8 @@ from .document import SiteDocument
 from .metadata import page_meta
 from .pages import data_reads, resolve_page, sitemap_paths
 from .prerendered import PrerenderedPages
-from .site_data import SiteData
+from .routes import match_route
+from .site_data import ERROR_SCREEN_PATH, SiteData
 
 # Vite puts content-hashed bundles under /assets: their names change with their content.
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -115,6 +116,8 @@ def install_site(app: FastAPI, settings: Settings, catalog: CatalogIndex) -> Non
         meta = page_meta(catalog, page, origin=origin, brand=brand)
         # Unknown pages still get the app (it draws the error screen) but say 404 to crawlers.
         markup = prerendered.markup(page.path) if page.route and page.route.prerender else None
+        if match_route(page.path) is None:  # the router's error screen, the same for every unknown URL
+            markup = prerendered.markup(ERROR_SCREEN_PATH)
         html = document.render(meta, brand, markup=markup,
                                data={read: site_data.read(read) for read in data_reads(page)},
                                privacy_control=sends_global_privacy_control(request))

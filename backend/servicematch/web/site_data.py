@@ -29,6 +29,8 @@ from .pages import data_reads, prerender_paths, resolve_page
 # Values of the public config that no page draws: they differ between the build and the server
 # (the origin names the server's port in tests) without changing the HTML.
 _NOT_RENDERED = {"siteOrigin"}
+# A path no route matches: its rendered markup is the router's error screen, sent for every unknown URL.
+ERROR_SCREEN_PATH = "/404"
 
 
 class SiteData:
@@ -73,6 +75,9 @@ class SiteData:
             for read in reads:
                 data.setdefault(read, self.read(read))
             pages.append({"path": path, "reads": reads})
+        # The router's error screen, which the server sends for every URL no route matches.
+        pages.append({"path": ERROR_SCREEN_PATH, "reads": ["/api/catalog"], "unmatched": True})
+        data.setdefault("/api/catalog", self.read("/api/catalog"))
         return {"fingerprint": self.fingerprint(), "pages": pages, "data": data}
 
 

@@ -13,6 +13,8 @@ def test_full_address_suggests_the_exact_zip(client):
             "city": "Austin",
             "state": "TX",
             "zip": "78701",
+            "typed": "500 Congress Ave",
+            "found": "Austin, TX 78701",
         }
     ]
 
@@ -22,7 +24,22 @@ def test_a_street_in_a_city_of_many_zips_is_offered_once_without_a_zip(client):
         "/api/address/suggest", params={"q": "12 Main St, Springfield, IL", "limit": 5}
     ).json()["suggestions"]
     assert suggestions == [{"label": "12 Main St, Springfield, IL", "address1": "12 Main St",
-                            "city": "Springfield", "state": "IL", "zip": ""}]
+                            "city": "Springfield", "state": "IL", "zip": "",
+                            "typed": "12 Main St", "found": "Springfield, IL"}]
+
+
+def test_the_typed_street_is_told_apart_from_the_places_found(client):
+    """Every Springfield is a place the ZIP data knows; the street is only what was typed."""
+    suggestions = client.get("/api/address/suggest", params={"q": "123 Main St, Springfield", "limit": 6}).json()[
+        "suggestions"]
+    assert len(suggestions) > 1
+    assert {s["typed"] for s in suggestions} == {"123 Main St"}
+    assert all(s["found"].startswith("Springfield, ") and "Main St" not in s["found"] for s in suggestions)
+
+
+def test_a_place_typed_without_a_street_has_nothing_typed(client):
+    suggestions = client.get("/api/address/suggest", params={"q": "78701"}).json()["suggestions"]
+    assert suggestions[0]["typed"] == "" and suggestions[0]["found"] == "Austin, TX 78701"
 
 
 def test_a_city_of_one_zip_is_completed_with_it(client):

@@ -30,7 +30,8 @@ def test_the_typed_state_narrows_the_city():
     suggestions = suggest("500 Congress Ave Austin TX")
     # Austin has dozens of ZIPs and the data cannot tell which one the street is in: none is guessed.
     assert suggestions == [{"label": "500 Congress Ave, Austin, TX", "address1": "500 Congress Ave",
-                            "city": "Austin", "state": "TX", "zip": ""}]
+                            "city": "Austin", "state": "TX", "zip": "", "typed": "500 Congress Ave",
+                            "found": "Austin, TX"}]
 
 
 def test_washington_dc_is_a_place():

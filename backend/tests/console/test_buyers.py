@@ -225,3 +225,20 @@ def test_a_lead_without_an_auction_has_an_empty_waterfall(admin, app, worker):
     admin.post("/api/submit-form", json=hvac_payload(app.state.catalog))
     [lead] = admin.get("/api/console/leads").json()["items"]
     assert admin.get(f"/api/console/leads/{lead['id']}").json()["auction"] == []
+
+
+def test_the_published_partner_lists_are_listed_newest_first_with_the_buyers_names(analyst, app):
+    before = analyst.get("/api/console/partner-lists").json()["items"]
+    with app.state.session_factory() as session:
+        directory.add_buyer(session, directory.BuyerTerms(name="Bright Leads", post_url="http://127.0.0.1:9/post",
+                                                          price_cents=3150), allow_private=True)
+        session.commit()
+
+    listed = analyst.get("/api/console/partner-lists")
+    assert listed.status_code == 200
+    items = listed.json()["items"]
+    assert len(items) == len(before) + 1
+    newest = items[0]
+    assert "Bright Leads" in newest["partners"] and newest["count"] == len(newest["partners"])
+    assert newest["version"] != items[1]["version"] and newest["publishedAt"].endswith("Z")
+    assert all("Bright Leads" not in item["partners"] for item in items[1:])

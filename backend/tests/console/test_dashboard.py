@@ -69,7 +69,7 @@ def test_steps_are_numbered_and_named_as_the_visitor_sees_them(admin, app):
         "Step 4 of 7: When would you like the work done?",
         "Step 5 of 7: Anything else contractors should know? (optional)",
         "Step 6 of 7: First Name, Last Name, Email Address, Street Address, City, State, ZIP Code",
-        "Step 7 of 7: Phone Number Verification",
+        "Step 7 of 7: Phone number",
         "Submitted",
     ]
 

@@ -51,7 +51,7 @@ def test_a_leads_receipt_and_revocation_notices_are_counted_apart_from_its_deliv
     lead = admin.get(f"/api/console/leads/{item['id']}").json()
     lead_only = _counts(delivered=2)
     assert lead["deliveryCounts"] == {"leads": lead_only, "receipts": _counts(delivered=1),
-                                      "notices": _counts(pending=2)}
+                                      "notices": _counts(pending=2), "messages": _counts()}
     carried = sorted((d["recipient"], d["channel"], d["carried"], d["status"]) for d in lead["deliveries"])
     assert carried == [("Buyer", "webhook", "Lead", "delivered"), ("Buyer", "webhook", "Revocation notice", "pending"),
                        ("Consumer", "email", "Consent receipt", "delivered"), ("Cool Air", "webhook", "Lead", "delivered"),

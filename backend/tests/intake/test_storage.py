@@ -99,7 +99,9 @@ def test_consent_record_holds_the_evidence(client, app, index, settings):
     shown = ssdi.tcpaText.replace("{sender name}", settings.brand_name)
     assert consent.consent_text == shown and "{sender name}" not in consent.consent_text
     assert consent.consent_text_sha256 == hashlib.sha256(shown.encode()).hexdigest()
-    assert consent.partner_list_version == index.catalog.marketingPartners.version
+    # The marketing-partners list published when the app started (catalog/partners.py).
+    assert consent.partner_list_version == client.get("/api/marketing-partners").json()["version"]
+    assert consent.partner_list_version != index.catalog.marketingPartners.version
     consented_at = consent.consented_at if consent.consented_at.tzinfo else consent.consented_at.replace(tzinfo=UTC)
     assert before - timedelta(seconds=1) <= consented_at <= datetime.now(UTC) + timedelta(seconds=1)
     assert consent.ip_address == "testclient"

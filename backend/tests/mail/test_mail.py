@@ -73,7 +73,8 @@ def test_without_an_smtp_host_messages_are_kept_privately_and_the_cli_prints_the
         assert "\x1b" not in listing.output and "\\x1b[31m" in listing.output
         shown = runner.invoke(main, ["mail", "show", first.id])
         assert shown.exit_code == 0 and "Subject: Your request" in shown.output
-        assert "Hello Ann." in shown.output
+        assert "Hello Ann.\n" in shown.output
+        assert "\r" not in shown.output and "\\r" not in shown.output  # neither the character nor its escape
         missing = runner.invoke(main, ["mail", "show", "../../etc/passwd"])
         assert missing.exit_code != 0 and "no message with id" in missing.output
     finally:

@@ -75,16 +75,16 @@ def test_an_https_url_that_resolves_to_a_private_address_is_refused(make_lead, r
 
 def test_private_receivers_are_allowed_outside_production_and_refused_in_it(settings):
     assert settings.allow_private_webhooks is None and settings.private_webhooks_allowed
-    production = Settings(**PRODUCTION, buyer_url="https://buyer.example/leads", buyer_secret="b" * 40)
+    production = Settings(**PRODUCTION, buyer_name="Acme", buyer_url="https://buyer.example/leads", buyer_secret="b" * 40)
     assert not production.private_webhooks_allowed
     assert Settings(**PRODUCTION, allow_private_webhooks=True).private_webhooks_allowed
 
 
 def test_production_refuses_an_http_buyer_and_an_unsigned_buyer():
     with pytest.raises(ValidationError, match="must be an https:// URL"):
-        Settings(**PRODUCTION, buyer_url="http://buyer.example/leads", buyer_secret="b" * 40)
+        Settings(**PRODUCTION, buyer_name="Acme", buyer_url="http://buyer.example/leads", buyer_secret="b" * 40)
     with pytest.raises(ValidationError, match="SERVICEMATCH_BUYER_SECRET"):
-        Settings(**PRODUCTION, buyer_url="https://buyer.example/leads", buyer_secret="")
+        Settings(**PRODUCTION, buyer_name="Acme", buyer_url="https://buyer.example/leads", buyer_secret="")
 
 
 def test_production_does_not_send_a_provider_webhook_unsigned(add_provider, make_lead, clock, session_factory,

@@ -1,7 +1,8 @@
 """The consumer is told the truth: the consent receipt, the stop page and the access report name
 exactly the companies that received the contact details. A provider whose offer was accepted in
-the portal is one of them; one whose offer is open, declined, expired or withdrawn is not, nor is a
-provider whose webhook refused the lead. Rated providers come with their rating."""
+the portal is one of them; one whose offer is open, declined, expired or withdrawn is not. A buyer
+or a webhook that refused the lead got it all the same, and is named. Rated providers come with
+their rating."""
 
 from __future__ import annotations
 
@@ -59,12 +60,12 @@ def test_the_receipt_names_the_accepted_provider_with_its_rating_and_no_one_else
 
 def test_the_stop_page_and_the_access_report_name_exactly_who_received_the_details(
         app, client, make_lead, providers, worker, clock, settings, buyer) -> None:
-    buyer.mode = "reject"  # the lead buyer refuses the lead: it never received it
+    buyer.mode = "reject"  # the lead buyer refuses the lead: it received the details all the same
     lead = make_lead()
     _offers_in_every_status(app, lead.id)
     worker.run_until_idle()
     clock.advance(seconds=1)
-    expected = ["Cool Air", "Lone Star Heating", "Took It Roofing"]
+    expected = ["Acme Home Quotes LLC", "Cool Air", "Lone Star Heating", "Took It Roofing"]
 
     token = sign_link(settings=settings, purpose="stop", lead_id=lead.id)
     preview = client.post("/api/privacy/stop/preview", json={"token": token})
@@ -73,6 +74,10 @@ def test_the_stop_page_and_the_access_report_name_exactly_who_received_the_detai
 
     report = _report(app, settings, lead.id)
     assert report["receivedBy"] == expected
+    # With what each did: the fixed buyer is not told to discard (only an auction's post is).
+    assert [(c["name"], c["did"], c["inWords"]) for c in report["companies"]][:2] == [
+        ("Acme Home Quotes LLC", "refused", "Was sent your contact details but turned your request down."),
+        ("Cool Air", "received", "Received your request. It may contact you about it.")]
     # The full log still shows the refused post, with its status, and the portal hand-over.
     rows = {(row["recipient"], row["channel"], row["status"]) for row in report["deliveries"]}
     assert ("Acme Home Quotes LLC", "lead buyer (web)", "rejected") in rows

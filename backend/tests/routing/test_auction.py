@@ -7,6 +7,7 @@ import hashlib
 
 import pytest
 from buyer_receivers import BuyerReceiver
+from delivery_receivers import started_receivers
 from sqlalchemy import select
 
 from servicematch.delivery.models import Delivery, DeliveryStatus
@@ -24,16 +25,7 @@ def settings(settings):
 
 @pytest.fixture
 def buyers():
-    started: list[BuyerReceiver] = []
-
-    def start(**script) -> BuyerReceiver:
-        receiver = BuyerReceiver(**script).start()
-        started.append(receiver)
-        return receiver
-
-    yield start
-    for receiver in started:
-        receiver.stop()
+    yield from started_receivers(BuyerReceiver)
 
 
 @pytest.fixture
@@ -104,12 +96,15 @@ def test_a_refused_post_passes_the_lead_to_the_next_bid_and_only_the_taker_pays(
     lead = make_lead()
     worker.run_until_idle()
 
-    assert (len(refuser.posts), len(failing.posts), len(taker.posts)) == (1, 1, 1)
+    # One lead post each; the refusers then get a notice to discard it (an event: it has a "type").
+    lead_posts = [[post for post in receiver.posts if "type" not in post.json] for receiver in (refuser, failing, taker)]
+    assert [len(posts) for posts in lead_posts] == [1, 1, 1]
+    assert [post.json["type"] for post in refuser.posts + failing.posts if "type" in post.json] == ["lead.discard"] * 2
     [sale] = sales_of(session_factory, lead.id)
     assert sale.price_cents == 3000
     with session_factory() as session:
         posts = {d.buyer_id: d.status for d in session.scalars(select(Delivery).where(
-            Delivery.lead_id == lead.id, Delivery.kind == "buyer_post"))}
+            Delivery.lead_id == lead.id, Delivery.kind == "buyer_post", Delivery.payload_kind == "lead"))}
     assert sorted(posts.values()) == [DeliveryStatus.DELIVERED, DeliveryStatus.REJECTED, DeliveryStatus.REJECTED]
     assert [s.kind for s in steps_of(session_factory, lead.id)].count(StepKind.REFUSED) == 2
 

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 from delivery_support import deliveries_of
+from partners_support import with_fixed_buyer
 
 from servicematch.delivery.models import ProviderMode, utcnow
 from servicematch.delivery.outbox import matched_provider_names
@@ -28,10 +29,10 @@ def settings(settings):
 
 
 def test_the_fixed_buyer_takes_one_of_the_three_seats(add_provider, make_lead, session_factory, settings,
-                                                      receiver):
+                                                      receiver, app):
     for name in ("A", "B", "C"):
         add_provider(name)
-    lead = make_lead(with_settings=settings.model_copy(update={"buyer_url": receiver.url}))
+    lead = make_lead(with_settings=with_fixed_buyer(app, settings, receiver.url))
 
     kinds = [d.kind for d in deliveries_of(session_factory, lead.id)]
     assert kinds.count("buyer") == 1

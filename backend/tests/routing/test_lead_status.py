@@ -11,6 +11,7 @@ from delivery_receivers import HttpReceiver
 from delivery_support import form_submission
 
 from servicematch.intake.status_token import status_token
+from servicematch.kernel.clock import utcnow
 from servicematch.privacy.models import LeadRevocation
 from servicematch.routing import buyers as directory
 from servicematch.routing.stage import route_pending
@@ -79,13 +80,14 @@ def test_a_lead_is_under_way_until_routed_and_its_deliveries_settled_then_names_
     def status() -> dict:
         return read_status(client, accepted["requestId"], accepted["statusToken"]).json()
 
-    under_way = {"reference": accepted["reference"], "finished": False, "companies": [], "ratings": [], "offered": 0,
-                 "receiptEmail": True}
+    under_way = {"reference": accepted["reference"], "finished": False, "companies": [], "ratings": [],
+                 "recipients": [], "service": "HVAC", "offered": 0, "receiptEmail": True}
     assert status() == under_way  # stored, not yet routed
     route_pending(session_factory=app.state.session_factory, settings=settings)
     assert status() == under_way  # decided, but the buyer's post is still being sent
     worker.run_until_idle()
-    assert status() == {**under_way, "finished": True, "companies": [BUYER_NAME]}
+    assert status() == {**under_way, "finished": True, "companies": [BUYER_NAME],
+                        "recipients": [{"name": BUYER_NAME, "kind": "buyer", "licenceChecked": False}]}
     assert len(receiver.requests) == 1
 
 
@@ -102,6 +104,8 @@ def test_a_company_that_refused_the_lead_is_not_named(make_lead, client, setting
 
     assert len(refusing.requests) == 1 and len(receiver.requests) == 1
     assert status_of(client, settings, lead) == {**NOBODY, "companies": ["Cool Air"], "receiptEmail": False,
+                                                 "recipients": [{"name": "Cool Air", "kind": "provider",
+                                                                 "licenceChecked": False}], "service": "HVAC",
                                                  "reference": f"{lead.reference[:4]}-{lead.reference[4:]}"}
 
 
@@ -117,9 +121,25 @@ def test_an_auction_buyer_is_named_only_when_it_took_its_post(make_lead, client,
     lead = make_lead()
     worker.run_until_idle()
 
-    assert len(refuser.posts) == len(taker.posts) == 1
+    # The refuser got the lead post, then the notice to discard it (an event: it has a "type").
+    assert len([post for post in refuser.posts if "type" not in post.json]) == len(taker.posts) == 1
     status = status_of(client, settings, lead)
     assert (status["finished"], status["companies"]) == (True, [BUYER_NAME, "Taker"])
+
+
+def test_each_company_is_said_to_be_a_buyer_or_a_provider_with_its_licence_check(
+        make_lead, client, settings, worker, receiver, add_provider):
+    add_provider("Cool Air", verified_at=utcnow(), licence_number="TACLA12345", licence_state="TX")
+    add_provider("Lone Star Heating")
+    lead = make_lead()
+    worker.run_until_idle()
+
+    status = status_of(client, settings, lead)
+    assert status["companies"] == [BUYER_NAME, "Cool Air", "Lone Star Heating"]
+    assert status["recipients"] == [{"name": BUYER_NAME, "kind": "buyer", "licenceChecked": False},
+                                    {"name": "Cool Air", "kind": "provider", "licenceChecked": True},
+                                    {"name": "Lone Star Heating", "kind": "provider", "licenceChecked": False}]
+    assert status["service"] == "HVAC"
 
 
 def test_a_duplicate_goes_to_nobody_and_says_so(make_lead, client, settings, worker, receiver, add_provider):

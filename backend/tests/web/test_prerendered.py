@@ -125,3 +125,23 @@ def test_the_export_lists_each_page_with_the_data_it_reads(settings):
     assert "/thank-you" not in pages and "/marketing-partners" not in pages
     assert all(read in export["data"] and export["data"][read] for reads in pages.values() for read in reads)
 
+
+
+def test_every_unknown_url_gets_the_error_screen_rendered_at_build_time(serve, settings, site):
+    client = serve()
+    screen = '<main class="error-screen">Unexpected Application Error! 404 Not Found</main>'
+    write_prerendered(site, {"/404": screen, "/services/roofing/tx": MARKUP}, current_fingerprint(settings))
+    for path in ("/no/such/page/here", "/missing-page"):
+        response = client.get(path)
+        assert response.status_code == 404
+        assert f'<div id="root" data-prerendered="">{screen}</div>' in response.text
+    # A path a route matches keeps its own page ("Service Not Found" is the service screen's).
+    assert screen not in client.get("/services/not-a-service").text
+
+
+def test_the_export_renders_the_error_screen_once(settings):
+    from servicematch.catalog.loader import load_catalog
+
+    export = SiteData(load_catalog(settings.catalog_dir), settings).export()
+    unmatched = [page for page in export["pages"] if page.get("unmatched")]
+    assert unmatched == [{"path": "/404", "reads": ["/api/catalog"], "unmatched": True}]

@@ -63,7 +63,8 @@ export default function DeliveriesPage() {
     else next.add(id)
     return next
   })
-  const allIds = list.items.map((d) => String(d.id))
+  // A held delivery (the consumer withdrew consent, was erased, opted out) is not sent again: the server refuses it.
+  const allIds = list.items.filter((d) => !d.heldReason).map((d) => String(d.id))
   const allSelected = allIds.length > 0 && allIds.every((id) => selected.has(id))
 
   return (
@@ -98,16 +99,18 @@ export default function DeliveriesPage() {
           <tr key={d.id} className="border-t border-slate-100 align-top">
             {canRetry && (
               <td className="px-3 py-2">
-                <input type="checkbox" className="size-5" aria-label={`Select delivery to ${d.recipient} for ${d.requestId}`}
-                  checked={selected.has(String(d.id))} onChange={() => toggle(String(d.id))} />
+                {!d.heldReason && <input type="checkbox" className="size-5" aria-label={`Select delivery to ${d.recipient} for ${d.requestId}`}
+                  checked={selected.has(String(d.id))} onChange={() => toggle(String(d.id))} />}
               </td>
             )}
             {canRetry && (
               <td className="px-3 py-2">
-                <button type="button" className={buttonClass('secondary')} disabled={busy}
-                  aria-label={`Retry delivery to ${d.recipient} for ${d.requestId}`} onClick={() => retry([String(d.id)])}>
-                  Retry
-                </button>
+                {d.heldReason ? <span className="text-sm text-slate-600">Held</span> : (
+                  <button type="button" className={buttonClass('secondary')} disabled={busy}
+                    aria-label={`Retry delivery to ${d.recipient} for ${d.requestId}`} onClick={() => retry([String(d.id)])}>
+                    Retry
+                  </button>
+                )}
               </td>
             )}
             <td className="px-3 py-2">
@@ -117,7 +120,9 @@ export default function DeliveriesPage() {
             <td className="px-3 py-2">{d.carried}</td>
             <td className="px-3 py-2"><StatusBadge status={d.status} /></td>
             <td className="px-3 py-2 tabular-nums">{d.attempts}</td>
-            <td className="max-w-xs px-3 py-2 break-words text-red-800">{d.lastError ?? '—'}</td>
+            {d.heldReason
+              ? <td className="max-w-xs px-3 py-2 break-words text-slate-800">Not sent: {d.heldReason}.</td>
+              : <td className="max-w-xs px-3 py-2 break-words text-red-800">{d.lastError ?? '—'}</td>}
             <td className="px-3 py-2">{formatTime(d.nextAttemptAt)}</td>
           </tr>
         )} />

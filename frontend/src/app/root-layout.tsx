@@ -33,7 +33,8 @@ function Pages({ pages, location }: { pages: RouteObject[]; location: Location }
   return useRoutes(pages, location)
 }
 
-function Shell({ funnel, pathname, children }: { funnel: boolean; pathname: string; children: ReactNode }) {
+/** The site's frame around a page: header with its menu, the main landmark, footer. */
+export function Shell({ funnel, pathname, children }: { funnel: boolean; pathname: string; children: ReactNode }) {
   return (
     <div className="flex min-h-screen flex-col">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:p-2">

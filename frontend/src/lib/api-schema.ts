@@ -500,6 +500,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/console/partner-lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The published marketing-partners lists, newest first (the last 50) */
+        get: operations["list_partner_lists_api_console_partner_lists_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/console/providers": {
         parameters: {
             query?: never;
@@ -733,6 +750,23 @@ export interface paths {
         };
         /** What became of a submitted lead: routing under way or finished, and who received it */
         get: operations["read_lead_status_api_leads__request_id__status_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketing-partners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The marketing-partners list the consent text's link shows now */
+        get: operations["read_marketing_partners_api_marketing_partners_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1206,6 +1240,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ratings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Consumers' average rating of the network's providers, once there are enough reviews */
+        get: operations["read_public_rating_api_ratings_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reviews": {
         parameters: {
             query?: never;
@@ -1315,16 +1366,30 @@ export interface components {
         /**
          * AddressSuggestion
          * @description One pick: the parts the lead form stores (spec section 3, address parse result).
+         *
+         *     Only the place comes from the ZIP data; the street is the visitor's own text, checked against
+         *     no list of streets, so the pick says which part is which (`typed`, `found`). An empty `zip`
+         *     means the data cannot tell which of the place's ZIP codes the street is in.
          */
         AddressSuggestion: {
             /** Address1 */
             address1: string;
             /** City */
             city: string;
+            /**
+             * Found
+             * @description The place the ZIP data knows: city, state and, when it has a single one, the ZIP
+             */
+            found: string;
             /** Label */
             label: string;
             /** State */
             state: string;
+            /**
+             * Typed
+             * @description The street line as the visitor typed it, not looked up anywhere; empty when none
+             */
+            typed: string;
             /** Zip */
             zip: string;
         };
@@ -1376,6 +1441,72 @@ export interface components {
             items: components["schemas"]["ApplicationItem"][];
         };
         /**
+         * AuctionStep
+         * @description A step of the lead's auction, in ms since the lead was committed; amount in dollars.
+         */
+        AuctionStep: {
+            /** Amount */
+            amount: number | null;
+            /** Atms */
+            atMs: number;
+            /** Buyer */
+            buyer: string | null;
+            /** Detail */
+            detail: string | null;
+            /** Exclusive */
+            exclusive: boolean | null;
+            /** Kind */
+            kind: string;
+        };
+        /** AuditPage */
+        AuditPage: {
+            /** Items */
+            items: components["schemas"]["AuditRow"][];
+            /** Nextcursor */
+            nextCursor: string | null;
+        };
+        /** AuditRow */
+        AuditRow: {
+            /** Action */
+            action: string;
+            /** At */
+            at: string | null;
+            /** Detail */
+            detail: unknown;
+            /** Ip */
+            ip: string | null;
+            /** Operator */
+            operator: string | null;
+            /** Target */
+            target: string | null;
+        };
+        /** BuyerBid */
+        BuyerBid: {
+            /** Amount */
+            amount: number | null;
+            /** At */
+            at: string | null;
+            /** Atms */
+            atMs: number;
+            /** Kind */
+            kind: string;
+            /** Leadid */
+            leadId: string;
+            /** Reason */
+            reason: string | null;
+            /** Requestid */
+            requestId: string;
+            /** Service */
+            service: string;
+            /** State */
+            state: string | null;
+        };
+        /** BuyerBidList */
+        BuyerBidList: {
+            /** Items */
+            items: components["schemas"]["BuyerBid"][];
+        };
+        /**
          * BuyerFields
          * @description What the console sends; on a change, only the fields to change. Dollars, not cents.
          */
@@ -1404,6 +1535,24 @@ export interface components {
             states?: string[] | null;
             /** Zips */
             zips?: string[] | null;
+        };
+        /** BuyerRevenue */
+        BuyerRevenue: {
+            /** Cents */
+            cents: number;
+            /** Key */
+            key: string;
+            /** Name */
+            name: string;
+            /** Sales */
+            sales: number;
+        };
+        /** CallClicks */
+        CallClicks: {
+            /** Count */
+            count: number;
+            /** Service */
+            service: string;
         };
         /**
          * CallFlowSubmission
@@ -1450,6 +1599,17 @@ export interface components {
              * @description How visitors name the zone, e.g. ET
              */
             zoneLabel: string;
+        };
+        /**
+         * CarriedCounts
+         * @description The lead's own deliveries (to buyers and providers), consent receipts, privacy notices and the
+         *     other messages about it (offer, acceptance and review-request e-mails), apart.
+         */
+        CarriedCounts: {
+            leads: components["schemas"]["StatusCounts"];
+            messages: components["schemas"]["StatusCounts"];
+            notices: components["schemas"]["StatusCounts"];
+            receipts: components["schemas"]["StatusCounts"];
         };
         /**
          * CatalogAnswer
@@ -1554,6 +1714,52 @@ export interface components {
              */
             count: number;
         };
+        /**
+         * ConsoleBuyer
+         * @description A buyer as the console lists it, never its secret; money in dollars.
+         */
+        ConsoleBuyer: {
+            /** Active */
+            active: boolean;
+            /** Dailycap */
+            dailyCap: number | null;
+            /** Exclusive */
+            exclusive: boolean;
+            /** Hours */
+            hours: string | null;
+            /** Id */
+            id: string;
+            /** Leadstoday */
+            leadsToday: number;
+            /**
+             * Mode
+             * @enum {string}
+             */
+            mode: "ping-post" | "fixed price";
+            /** Monthlybudget */
+            monthlyBudget: number | null;
+            /** Name */
+            name: string;
+            /** Pingurl */
+            pingUrl: string | null;
+            /** Posturl */
+            postUrl: string;
+            /** Price */
+            price: number | null;
+            /** Services */
+            services: string[];
+            /** Spentthismonth */
+            spentThisMonth: number;
+            /** States */
+            states: string[];
+            /** Zips */
+            zips: string[];
+        };
+        /** ConsoleBuyerList */
+        ConsoleBuyerList: {
+            /** Items */
+            items: components["schemas"]["ConsoleBuyer"][];
+        };
         /** ConsoleCredit */
         ConsoleCredit: {
             /** Amountcents */
@@ -1601,6 +1807,79 @@ export interface components {
             /** Items */
             items: components["schemas"]["ConsoleCredit"][];
         };
+        /** ConsoleOperator */
+        ConsoleOperator: {
+            /** Email */
+            email: string;
+            /** Id */
+            id: string;
+            /**
+             * Role
+             * @enum {string}
+             */
+            role: "admin" | "analyst";
+            /** Totpenabled */
+            totpEnabled: boolean;
+        };
+        /**
+         * ConsoleProvider
+         * @description A provider as the console shows it, with today's lead count and the portal's fields.
+         */
+        ConsoleProvider: {
+            /** Active */
+            active: boolean;
+            /** Creditcappercent */
+            creditCapPercent: number;
+            /** Dailycap */
+            dailyCap: number | null;
+            /** Email */
+            email: string | null;
+            /** Haswebhooksecret */
+            hasWebhookSecret: boolean;
+            /** Id */
+            id: string;
+            /** Leadpricecents */
+            leadPriceCents: number | null;
+            /** Leadstoday */
+            leadsToday: number;
+            /** Licencenumber */
+            licenceNumber: string | null;
+            /** Licencestate */
+            licenceState: string | null;
+            /**
+             * Mode
+             * @enum {string}
+             */
+            mode: "direct" | "review";
+            /** Name */
+            name: string;
+            /** Paused */
+            paused: boolean;
+            /** Pausedby */
+            pausedBy: ("operator" | "provider") | null;
+            /**
+             * Portalaccount
+             * @enum {string}
+             */
+            portalAccount: "none" | "invited" | "active";
+            /** Radiusmiles */
+            radiusMiles: number | null;
+            /** Services */
+            services: string[];
+            /** States */
+            states: string[];
+            /** Verified */
+            verified: boolean;
+            /** Webhookurl */
+            webhookUrl: string | null;
+            /** Zips */
+            zips: string[];
+        };
+        /** ConsoleProviderList */
+        ConsoleProviderList: {
+            /** Items */
+            items: components["schemas"]["ConsoleProvider"][];
+        };
         /** ConsoleReview */
         ConsoleReview: {
             /** City */
@@ -1628,6 +1907,15 @@ export interface components {
         ConsoleReviewList: {
             /** Items */
             items: components["schemas"]["ConsoleReview"][];
+        };
+        /**
+         * ConsoleSession
+         * @description The signed-in operator, and the token every change sends back as X-CSRF-Token.
+         */
+        ConsoleSession: {
+            /** Csrftoken */
+            csrfToken: string;
+            operator: components["schemas"]["ConsoleOperator"];
         };
         /**
          * Consumer
@@ -1796,6 +2084,36 @@ export interface components {
             /** Cq6 */
             cq6?: string | null;
         };
+        /**
+         * Dashboard
+         * @description GET /dashboard: leads, funnels, delivery health and revenue over a range of days.
+         */
+        Dashboard: {
+            /** Byservice */
+            byService: components["schemas"]["KeyCount"][];
+            /** Bysource */
+            bySource: components["schemas"]["KeyCount"][];
+            /** Bystate */
+            byState: components["schemas"]["KeyCount"][];
+            /** Byvertical */
+            byVertical: components["schemas"]["KeyCount"][];
+            /** Callclicks */
+            callClicks: components["schemas"]["CallClicks"][];
+            delivery: components["schemas"]["DeliverySummary"];
+            /** Funnels */
+            funnels: components["schemas"]["Funnel"][];
+            /** Leadsperday */
+            leadsPerDay: components["schemas"]["LeadsDay"][];
+            range: components["schemas"]["DateRange"];
+            revenue: components["schemas"]["Revenue"];
+        };
+        /** DateRange */
+        DateRange: {
+            /** From */
+            from: string;
+            /** To */
+            to: string;
+        };
         /** DateValidation */
         DateValidation: {
             /** Maxage */
@@ -1807,6 +2125,96 @@ export interface components {
         Decision: {
             application: components["schemas"]["ApplicationItem"];
             email: components["schemas"]["MailSent"];
+        };
+        /** DeliveryAttempt */
+        DeliveryAttempt: {
+            /** At */
+            at: string | null;
+            /** Durationms */
+            durationMs: number | null;
+            /** Error */
+            error: string | null;
+            /** Httpstatus */
+            httpStatus: number | null;
+            /** Outcome */
+            outcome: string;
+        };
+        /** DeliveryPage */
+        DeliveryPage: {
+            /** Items */
+            items: components["schemas"]["DeliveryRow"][];
+            /** Nextcursor */
+            nextCursor: string | null;
+        };
+        /**
+         * DeliveryRow
+         * @description A delivery waiting for an operator: what it carried, to whom, and how its tries went.
+         */
+        DeliveryRow: {
+            /** Attempts */
+            attempts: number;
+            /** Carried */
+            carried: string;
+            /** Channel */
+            channel: string;
+            /** Heldreason */
+            heldReason: string | null;
+            /** Id */
+            id: string;
+            /** Lasterror */
+            lastError: string | null;
+            /** Leadid */
+            leadId: string;
+            /** Nextattemptat */
+            nextAttemptAt: string | null;
+            /** Payload */
+            payload: string;
+            /** Recipient */
+            recipient: string;
+            /** Requestid */
+            requestId: string;
+            /** Status */
+            status: string;
+        };
+        /**
+         * DeliverySummary
+         * @description The leads' deliveries of a range, with receipts and privacy notices counted apart.
+         */
+        DeliverySummary: {
+            /** Delivered */
+            delivered: number;
+            /** Failed */
+            failed: number;
+            messages: components["schemas"]["StatusCounts"];
+            notices: components["schemas"]["StatusCounts"];
+            /** P50Seconds */
+            p50Seconds: number | null;
+            /** P99Seconds */
+            p99Seconds: number | null;
+            /** Pending */
+            pending: number;
+            receipts: components["schemas"]["StatusCounts"];
+            /** Rejected */
+            rejected: number;
+            /** Skipped */
+            skipped: number;
+            /** Successrate */
+            successRate: number | null;
+            /** Total */
+            total: number;
+        };
+        /** Disqualification */
+        Disqualification: {
+            /** Answer */
+            answer: string;
+            /** Count */
+            count: number;
+            /** Field */
+            field: string;
+            /** Label */
+            label: string;
+            /** Step */
+            step: number | null;
         };
         /**
          * ErrorBody
@@ -1876,6 +2284,44 @@ export interface components {
              */
             width: "half" | "full";
         };
+        /** Funnel */
+        Funnel: {
+            /** Disqualifications */
+            disqualifications: components["schemas"]["Disqualification"][];
+            /** Service */
+            service: string;
+            /** Steps */
+            steps: components["schemas"]["FunnelStep"][];
+            /** Submitted */
+            submitted: number;
+            /** Vertical */
+            vertical: string;
+        };
+        /**
+         * FunnelStep
+         * @description One entry of a funnel: the page view, a step as the visitor numbers it, or the submission.
+         */
+        FunnelStep: {
+            /** Count */
+            count: number;
+            /** Dropoffpct */
+            dropOffPct: number | null;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "page_view" | "step" | "unknown" | "submitted";
+            /** Label */
+            label: string;
+            /** Number */
+            number: number | null;
+            /** Step */
+            step: number | null;
+            /** Title */
+            title: string;
+            /** Total */
+            total: number | null;
+        };
         /** HiddenParams */
         HiddenParams: {
             /** Category */
@@ -1925,10 +2371,26 @@ export interface components {
         /** Invited */
         Invited: {
             email: components["schemas"]["MailSent"];
-            /** Provider */
-            provider: {
-                [key: string]: unknown;
-            };
+            provider: components["schemas"]["ConsoleProvider"];
+        };
+        /** KeyCount */
+        KeyCount: {
+            /** Count */
+            count: number;
+            /** Key */
+            key: string;
+        };
+        /**
+         * KeyRevenue
+         * @description Money in cents; a sale counts on the day its lead came in.
+         */
+        KeyRevenue: {
+            /** Cents */
+            cents: number;
+            /** Key */
+            key: string;
+            /** Sales */
+            sales: number;
         };
         /** LeadAccepted */
         LeadAccepted: {
@@ -1942,6 +2404,107 @@ export interface components {
             requestId: string;
             /** Statustoken */
             statusToken: string;
+        };
+        /**
+         * LeadConsent
+         * @description The consent evidence (analysts: the address and browser "(hidden)").
+         */
+        LeadConsent: {
+            /** At */
+            at: string | null;
+            /** Gpc */
+            gpc: boolean;
+            /** Ip */
+            ip: string | null;
+            /** Pageurl */
+            pageUrl: string | null;
+            /** Partnersversion */
+            partnersVersion: string | null;
+            /** Text */
+            text: string;
+            /** Textsha256 */
+            textSha256: string;
+            /** Trustedform */
+            trustedform: string | null;
+            /** Useragent */
+            userAgent: string | null;
+        };
+        /**
+         * LeadDelivery
+         * @description One delivery on the lead's timeline: to whom, how, what it carried, and each attempt.
+         */
+        LeadDelivery: {
+            /** Attempts */
+            attempts: components["schemas"]["DeliveryAttempt"][];
+            /** Carried */
+            carried: string;
+            /** Channel */
+            channel: string;
+            /** Heldreason */
+            heldReason: string | null;
+            /** Id */
+            id: string;
+            /** Lasterror */
+            lastError: string | null;
+            /** Nextattemptat */
+            nextAttemptAt: string | null;
+            /** Payload */
+            payload: string;
+            /** Recipient */
+            recipient: string;
+            /** Status */
+            status: string;
+        };
+        /**
+         * LeadDetail
+         * @description GET /leads/{id}: the list's fields, then answers, consent, privacy, deliveries and the auction.
+         */
+        LeadDetail: {
+            /** Answers */
+            answers: {
+                [key: string]: string;
+            };
+            /** Auction */
+            auction: components["schemas"]["AuctionStep"][];
+            consent: components["schemas"]["LeadConsent"] | null;
+            /** Createdat */
+            createdAt: string;
+            /** Deliveries */
+            deliveries: components["schemas"]["LeadDelivery"][];
+            deliveryCounts: components["schemas"]["CarriedCounts"];
+            /** Donotsell */
+            doNotSell: boolean;
+            /** Email */
+            email: string;
+            /** Id */
+            id: string;
+            /** Isduplicate */
+            isDuplicate: boolean;
+            /** Name */
+            name: string;
+            /** Phone */
+            phone: string;
+            privacy: components["schemas"]["LeadPrivacy"];
+            /** Reference */
+            reference: string;
+            /** Requestid */
+            requestId: string;
+            /** Revoked */
+            revoked: boolean;
+            /** Revokedat */
+            revokedAt: string | null;
+            /** Service */
+            service: string;
+            /** Source */
+            source: string;
+            /** State */
+            state: string | null;
+            /** Status */
+            status: string;
+            /** Vertical */
+            vertical: string;
+            /** Zip */
+            zip: string | null;
         };
         /**
          * LeadFormSubmission
@@ -1974,6 +2537,13 @@ export interface components {
              */
             sid: 143;
         };
+        /** LeadPage */
+        LeadPage: {
+            /** Items */
+            items: components["schemas"]["LeadRow"][];
+            /** Nextcursor */
+            nextCursor: string | null;
+        };
         /**
          * LeadPrice
          * @description What one accepted lead of a vertical the provider serves costs it.
@@ -1987,6 +2557,57 @@ export interface components {
             vertical: string;
             /** Verticalname */
             verticalName: string;
+        };
+        /** LeadPrivacy */
+        LeadPrivacy: {
+            /** Deletedat */
+            deletedAt: string | null;
+            /** Donotsell */
+            doNotSell: boolean;
+            /** Gpc */
+            gpc: boolean;
+            /** Revokedat */
+            revokedAt: string | null;
+        };
+        /**
+         * LeadRow
+         * @description A lead as the list shows it (analysts: name, e-mail and phone masked).
+         */
+        LeadRow: {
+            /** Createdat */
+            createdAt: string;
+            /** Donotsell */
+            doNotSell: boolean;
+            /** Email */
+            email: string;
+            /** Id */
+            id: string;
+            /** Isduplicate */
+            isDuplicate: boolean;
+            /** Name */
+            name: string;
+            /** Phone */
+            phone: string;
+            /** Reference */
+            reference: string;
+            /** Requestid */
+            requestId: string;
+            /** Revoked */
+            revoked: boolean;
+            /** Revokedat */
+            revokedAt: string | null;
+            /** Service */
+            service: string;
+            /** Source */
+            source: string;
+            /** State */
+            state: string | null;
+            /** Status */
+            status: string;
+            /** Vertical */
+            vertical: string;
+            /** Zip */
+            zip: string | null;
         };
         /** LeadStatus */
         LeadStatus: {
@@ -2017,10 +2638,32 @@ export interface components {
              */
             receiptEmail: boolean;
             /**
+             * Recipients
+             * @description What each company of `companies` is, in the same order
+             */
+            recipients?: components["schemas"]["Recipient"][];
+            /**
              * Reference
              * @description The lead's reference, as the consumer is shown it: 7K3M-Q9TX
              */
             reference: string;
+            /**
+             * Service
+             * @description The service requested, as the site names it: Roofing
+             * @default
+             */
+            service: string;
+        };
+        /** LeadsDay */
+        LeadsDay: {
+            /** Byvertical */
+            byVertical: {
+                [key: string]: number;
+            };
+            /** Day */
+            day: string;
+            /** Total */
+            total: number;
         };
         /** LedgerLine */
         LedgerLine: {
@@ -2079,6 +2722,49 @@ export interface components {
             partners: string[];
             /** Version */
             version: string;
+        };
+        /**
+         * NewBuyer
+         * @description The answer to adding a buyer: the only one that carries its signing secret.
+         */
+        NewBuyer: {
+            /** Active */
+            active: boolean;
+            /** Dailycap */
+            dailyCap: number | null;
+            /** Exclusive */
+            exclusive: boolean;
+            /** Hours */
+            hours: string | null;
+            /** Id */
+            id: string;
+            /** Leadstoday */
+            leadsToday: number;
+            /**
+             * Mode
+             * @enum {string}
+             */
+            mode: "ping-post" | "fixed price";
+            /** Monthlybudget */
+            monthlyBudget: number | null;
+            /** Name */
+            name: string;
+            /** Pingurl */
+            pingUrl: string | null;
+            /** Posturl */
+            postUrl: string;
+            /** Price */
+            price: number | null;
+            /** Secret */
+            secret: string;
+            /** Services */
+            services: string[];
+            /** Spentthismonth */
+            spentThisMonth: number;
+            /** States */
+            states: string[];
+            /** Zips */
+            zips: string[];
         };
         /** NewReview */
         NewReview: {
@@ -2270,6 +2956,37 @@ export interface components {
             /** Zips */
             zips?: string[];
         };
+        /**
+         * PartnerListAnswer
+         * @description GET /api/marketing-partners: the list the consent text's link shows now.
+         */
+        PartnerListAnswer: {
+            /** Note */
+            note: string;
+            /** Partners */
+            partners: string[];
+            /** Version */
+            version: string;
+        };
+        /**
+         * PartnerListItem
+         * @description A published marketing-partners list: the version a consent record's `partnersVersion` names.
+         */
+        PartnerListItem: {
+            /** Count */
+            count: number;
+            /** Partners */
+            partners: string[];
+            /** Publishedat */
+            publishedAt: string | null;
+            /** Version */
+            version: string;
+        };
+        /** PartnerLists */
+        PartnerLists: {
+            /** Items */
+            items: components["schemas"]["PartnerListItem"][];
+        };
         /** PartnerMessage */
         PartnerMessage: {
             /** Message */
@@ -2307,6 +3024,24 @@ export interface components {
             label: string;
             /** Value */
             value: string;
+        };
+        /** PingTried */
+        PingTried: {
+            /** Bid */
+            bid: number | null;
+            /** Durationms */
+            durationMs: number;
+            /** Httpstatus */
+            httpStatus: number | null;
+            /**
+             * Outcome
+             * @enum {string}
+             */
+            outcome: "bid" | "pass";
+            /** Pingid */
+            pingId: string;
+            /** Reason */
+            reason: string | null;
         };
         /** PortalAccount */
         PortalAccount: {
@@ -2377,6 +3112,17 @@ export interface components {
              * @description otpauth:// URI of the same seed
              */
             uri: string;
+        };
+        /** PostTried */
+        PostTried: {
+            /** Durationms */
+            durationMs: number;
+            /** Error */
+            error: string | null;
+            /** Httpstatus */
+            httpStatus: number | null;
+            /** Outcome */
+            outcome: string;
         };
         /** ProviderCreate */
         ProviderCreate: {
@@ -2691,6 +3437,29 @@ export interface components {
             /** Trustedformenabled */
             trustedformEnabled: boolean;
         };
+        /** PublicRating */
+        PublicRating: {
+            /**
+             * Average
+             * @description Average stars, 1-5, one decimal place; null while not shown
+             */
+            average: number | null;
+            /**
+             * Count
+             * @description Visible reviews counted; 0 while not shown
+             */
+            count: number;
+            /**
+             * Minimum
+             * @description How many reviews the site waits for before it shows a rating
+             */
+            minimum: number;
+            /**
+             * Shown
+             * @description At least 10 visible reviews: the site may show the rating
+             */
+            shown: boolean;
+        };
         /** QuestionAnswer */
         QuestionAnswer: {
             /** Answer */
@@ -2698,15 +3467,78 @@ export interface components {
             /** Question */
             question: string;
         };
+        /** Recipient */
+        Recipient: {
+            /**
+             * Kind
+             * @description buyer: a lead buyer, which may pass the request on to companies it works with; provider: a provider in the network that offers the service
+             * @enum {string}
+             */
+            kind: "buyer" | "provider";
+            /**
+             * Licencechecked
+             * @description A provider whose licence an operator checked (never a buyer)
+             */
+            licenceChecked: boolean;
+            /**
+             * Name
+             * @description A name of `companies`, in the same order
+             */
+            name: string;
+        };
         /** Rejection */
         Rejection: {
             /** Reason */
             reason: string;
         };
+        /** Retried */
+        Retried: {
+            /** Id */
+            id: string;
+            /** Status */
+            status: string;
+        };
+        /** RetriedMany */
+        RetriedMany: {
+            /** Retried */
+            retried: number;
+        };
         /** RetryMany */
         RetryMany: {
             /** Ids */
             ids: string[];
+        };
+        /** Revenue */
+        Revenue: {
+            /** Bybuyer */
+            byBuyer: components["schemas"]["BuyerRevenue"][];
+            /** Byservice */
+            byService: components["schemas"]["KeyRevenue"][];
+            /** Bysource */
+            bySource: components["schemas"]["KeyRevenue"][];
+            /** Bystate */
+            byState: components["schemas"]["KeyRevenue"][];
+            /** Cents */
+            cents: number;
+            /** Earningsperleadcents */
+            earningsPerLeadCents: number | null;
+            /** Leads */
+            leads: number;
+            /** Perday */
+            perDay: components["schemas"]["RevenueDay"][];
+            /** Sales */
+            sales: number;
+        };
+        /** RevenueDay */
+        RevenueDay: {
+            /** Cents */
+            cents: number;
+            /** Day */
+            day: string;
+            /** Earningsperleadcents */
+            earningsPerLeadCents: number | null;
+            /** Sales */
+            sales: number;
         };
         /** ReviewItem */
         ReviewItem: {
@@ -2744,6 +3576,27 @@ export interface components {
         ReviewThanks: {
             /** Message */
             message: string;
+        };
+        /** SampleSend */
+        SampleSend: {
+            /**
+             * Channel
+             * @enum {string}
+             */
+            channel: "webhook" | "email";
+            /** Durationms */
+            durationMs: number | null;
+            /** Error */
+            error: string | null;
+            /** Httpstatus */
+            httpStatus: number | null;
+            /** Outcome */
+            outcome: string;
+        };
+        /** SampleSends */
+        SampleSends: {
+            /** Results */
+            results: components["schemas"]["SampleSend"][];
         };
         /**
          * ServiceDetail
@@ -2812,8 +3665,6 @@ export interface components {
             successMessage: string;
             /** Tcpatext */
             tcpaText: string;
-            /** Testimonials */
-            testimonials: components["schemas"]["Testimonial"][];
             /** Title */
             title: string;
             /** Vertical */
@@ -2896,6 +3747,24 @@ export interface components {
             /** Value */
             value: string;
         };
+        /**
+         * StatusCounts
+         * @description Deliveries by status; `total` includes the skipped ones (never sent, on purpose).
+         */
+        StatusCounts: {
+            /** Delivered */
+            delivered: number;
+            /** Failed */
+            failed: number;
+            /** Pending */
+            pending: number;
+            /** Rejected */
+            rejected: number;
+            /** Skipped */
+            skipped: number;
+            /** Total */
+            total: number;
+        };
         /** StopPreview */
         StopPreview: {
             /** Alreadystopped */
@@ -2918,15 +3787,6 @@ export interface components {
         SuggestionList: {
             /** Suggestions */
             suggestions: components["schemas"]["AddressSuggestion"][];
-        };
-        /** Testimonial */
-        Testimonial: {
-            /** Author */
-            author: string;
-            /** Location */
-            location: string;
-            /** Quote */
-            quote: string;
         };
         /** ValidateRequest */
         ValidateRequest: {
@@ -2963,6 +3823,18 @@ export interface components {
         VerifyRequest: {
             /** Code */
             code: string;
+        };
+        /**
+         * WaitingCounts
+         * @description How many deliveries each list holds now.
+         */
+        WaitingCounts: {
+            /** Failed */
+            failed: number;
+            /** Pending */
+            pending: number;
+            /** Rejected */
+            rejected: number;
         };
         /** ZipPublic */
         ZipPublic: {
@@ -3808,9 +4680,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["AuditPage"];
                 };
             };
             /** @description The request body could not be read */
@@ -3884,9 +4754,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ConsoleBuyerList"];
                 };
             };
             /** @description The request body could not be read */
@@ -3964,9 +4832,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["NewBuyer"];
                 };
             };
             /** @description The request body could not be read */
@@ -4046,9 +4912,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ConsoleBuyer"];
                 };
             };
             /** @description The request body could not be read */
@@ -4126,9 +4990,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["BuyerBidList"];
                 };
             };
             /** @description The request body could not be read */
@@ -4204,9 +5066,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ConsoleBuyer"];
                 };
             };
             /** @description The request body could not be read */
@@ -4282,9 +5142,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ConsoleBuyer"];
                 };
             };
             /** @description The request body could not be read */
@@ -4360,9 +5218,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["PingTried"];
                 };
             };
             /** @description The request body could not be read */
@@ -4438,9 +5294,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["PostTried"];
                 };
             };
             /** @description The request body could not be read */
@@ -4757,9 +5611,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Dashboard"];
                 };
             };
             /** @description The request body could not be read */
@@ -4837,9 +5689,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["DeliveryPage"];
                 };
             };
             /** @description The request body could not be read */
@@ -4913,9 +5763,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: number;
-                    };
+                    "application/json": components["schemas"]["WaitingCounts"];
                 };
             };
             /** @description The request body could not be read */
@@ -4993,9 +5841,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["RetriedMany"];
                 };
             };
             /** @description The request body could not be read */
@@ -5071,9 +5917,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Retried"];
                 };
             };
             /** @description The request body could not be read */
@@ -5157,9 +6001,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["LeadPage"];
                 };
             };
             /** @description The request body could not be read */
@@ -5317,9 +6159,81 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["LeadDetail"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_partner_lists_api_console_partner_lists_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerLists"];
                 };
             };
             /** @description The request body could not be read */
@@ -5393,9 +6307,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ConsoleProviderList"];
                 };
             };
             /** @description The request body could not be read */
@@ -5473,9 +6385,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ConsoleProvider"];
                 };
             };
             /** @description The request body could not be read */
@@ -5633,9 +6543,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ConsoleProvider"];
                 };
             };
             /** @description The request body could not be read */
@@ -5711,9 +6619,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ConsoleProvider"];
                 };
             };
             /** @description The request body could not be read */
@@ -5789,9 +6695,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ConsoleProvider"];
                 };
             };
             /** @description The request body could not be read */
@@ -5943,9 +6847,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ConsoleProvider"];
                 };
             };
             /** @description The request body could not be read */
@@ -6021,9 +6923,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["SampleSends"];
                 };
             };
             /** @description The request body could not be read */
@@ -6253,9 +7153,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ConsoleSession"];
                 };
             };
             /** @description The request body could not be read */
@@ -6333,7 +7231,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ConsoleSession"];
                 };
             };
             /** @description The request body could not be read */
@@ -6611,6 +7509,53 @@ export interface operations {
             };
             /** @description Too many requests from this address; Retry-After says when to come back */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    read_marketing_partners_api_marketing_partners_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerListAnswer"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8799,6 +9744,53 @@ export interface operations {
             };
             /** @description Too many requests from this address; Retry-After says when to come back */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    read_public_rating_api_ratings_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicRating"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -8,6 +8,10 @@ export const STORAGE_KEYS = {
   formBaseFields: 'formBaseFields',
   // sessionStorage: a random id that groups one tab's funnel events (lib/funnel-events.ts).
   funnelTabId: 'serviceMatchFunnelTab',
+  // sessionStorage: what /thank-you and /call-thanks redraw after a reload (pages/thanks-state.ts): the
+  // reference, request id and status token the submit answer gave, and the service's own texts.
+  thankYou: 'serviceMatchThankYou',
+  callThanks: 'serviceMatchCallThanks',
 } as const
 
 export interface StoredAddress {

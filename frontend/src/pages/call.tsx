@@ -45,17 +45,16 @@ export default function CallPage() {
           catalog={catalogState.catalog}
           initialAddress={addressFromState(location.state)}
           renderAddress={({ field, value, onChange, error }) => (
-            <div>
-              <AddressAutocomplete
-                id={`field-${field.id}`}
-                label={field.label}
-                value={value}
-                onChange={onChange}
-                onSelect={(address) => onChange(formatAddress(address))}
-                placeholder={field.placeholder ?? undefined}
-              />
-              <p aria-live="polite" className="mt-1 text-sm font-medium text-red-700">{error ?? ''}</p>
-            </div>
+            // The message sits under the field, tied to it and read out as it appears.
+            <AddressAutocomplete
+              id={`field-${field.id}`}
+              label={field.label}
+              value={value}
+              onChange={onChange}
+              onSelect={(address) => onChange(formatAddress(address))}
+              placeholder={field.placeholder ?? undefined}
+              error={error ?? ''}
+            />
           )}
         />
       </div>

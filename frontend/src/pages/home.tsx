@@ -2,10 +2,10 @@ import { useState, type FormEvent } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { Button } from '../components/button'
 import { CategoryIllustration } from '../components/category-illustration'
+import { ConsumerRating } from '../components/consumer-rating'
 import { servicesOf } from '../components/catalog-links'
 import { Container } from '../components/container'
 import { SectionHeading } from '../components/section-heading'
-import { TestimonialCards } from '../components/testimonial-cards'
 import { TrustBar } from '../components/trust-bar'
 import { AddressAutocomplete } from '../features/address/address-autocomplete'
 import { resolveTypedAddress } from '../features/address/address-client'
@@ -14,7 +14,6 @@ import { paths } from '../lib/paths'
 import { STORAGE_KEYS, writeJson, type StoredAddress } from '../lib/storage-keys'
 import type { CatalogData } from '../lib/types'
 import { useValueTypedBeforeHydration } from '../lib/typed-before-hydration'
-import { HOME_TESTIMONIALS, SUCCESS_STORIES } from './home-content'
 
 // A slug offered by two verticals (debt-relief) needs its vertical in the path to stay unambiguous.
 function serviceTarget(catalog: CatalogData, vertical: string, id: string): string {
@@ -161,29 +160,11 @@ export default function HomePage() {
         </Container>
       </section>
 
-      <section aria-labelledby="users-say" className="bg-slate-50 py-14 sm:py-20">
-        <Container>
-          <SectionHeading id="users-say">What Our Users Say</SectionHeading>
-          <div className="mt-10">
-            <TestimonialCards testimonials={HOME_TESTIMONIALS} />
-          </div>
-        </Container>
-      </section>
-
-      <section aria-labelledby="success-stories" className="py-14 sm:py-20">
-        <Container>
-          <SectionHeading id="success-stories">Success Stories</SectionHeading>
-          <ul className="mt-10 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-            {SUCCESS_STORIES.map((story) => (
-              <li key={story.title} className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-                <p className="text-xs font-semibold uppercase tracking-wide text-accent-600">{story.tag}</p>
-                <h3 className="mt-2 text-lg font-bold text-brand-900">{story.title}</h3>
-                <p className="mt-2 text-sm text-slate-600">{story.text}</p>
-              </li>
-            ))}
-          </ul>
-        </Container>
-      </section>
+      {/* No testimonials or success stories: nobody wrote them (docs/site-claims.md). Consumers'
+          real rating of the network's providers, once there are enough reviews. */}
+      <Container>
+        <ConsumerRating className="pb-14 sm:pb-20" />
+      </Container>
     </>
   )
 }

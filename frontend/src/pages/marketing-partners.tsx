@@ -1,12 +1,33 @@
-import { useEffect, useEffectEvent, useRef } from 'react'
+import { useEffect, useEffectEvent, useRef, useState } from 'react'
 import { useLocation, useNavigate } from 'react-router'
+import type { components } from '../lib/api-schema'
 import { keepFocusInside } from '../components/focus-trap'
 import { useCatalogState } from '../lib/catalog-context'
 
-/** The partner list, as a modal over the page it was opened from; closing goes back one step. */
+type PartnerList = components['schemas']['PartnerListAnswer']
+
+const MARKETING_PARTNERS_PATH = '/api/marketing-partners'
+
+/** The list published now: the catalogue's partners and every company that may receive the request. */
+async function fetchCurrentList(signal: AbortSignal): Promise<PartnerList> {
+  const response = await fetch(MARKETING_PARTNERS_PATH, { headers: { Accept: 'application/json' }, signal })
+  if (!response.ok) throw new Error(`HTTP ${response.status}`)
+  return (await response.json()) as PartnerList
+}
+
+/**
+ * The partner list, as a modal over the page it was opened from; closing goes back one step.
+ *
+ * The companies that buy leads change between builds, so the list is read from the server each
+ * time the modal opens (docs/partners.md). Until it arrives, the catalogue's own list (in the page
+ * since the build) is shown under a "Loading the current list" status; if it cannot be read, that
+ * status says so rather than passing the catalogue's list off as complete.
+ */
 export default function MarketingPartnersModal() {
   const navigate = useNavigate()
   const state = useCatalogState()
+  const [current, setCurrent] = useState<PartnerList | null>(null)
+  const [failed, setFailed] = useState(false)
   const dialog = useRef<HTMLDivElement>(null)
   const location = useLocation()
   // Opened directly (first page of the visit), there is no step to go back to: go home instead.
@@ -31,7 +52,15 @@ export default function MarketingPartnersModal() {
     }
   }, [])
 
-  const partners = state.status === 'ready' ? state.catalog.marketingPartners : null
+  useEffect(() => {
+    const abort = new AbortController()
+    fetchCurrentList(abort.signal).then(setCurrent, () => {
+      if (!abort.signal.aborted) setFailed(true)
+    })
+    return () => abort.abort()
+  }, [])
+
+  const partners = current ?? (state.status === 'ready' ? state.catalog.marketingPartners : null)
   return (
     <div className="fixed inset-0 z-50 flex items-end justify-center sm:items-center sm:p-6">
       <div aria-hidden="true" className="absolute inset-0 bg-slate-900/60" onClick={close} />
@@ -62,7 +91,18 @@ export default function MarketingPartnersModal() {
         <div tabIndex={0} role="region" aria-label="Partner list" className="overflow-y-auto px-5 py-4 focus-visible:outline-3 focus-visible:outline-brand-600">
           {partners ? (
             <>
-              <ul className="grid gap-x-6 gap-y-1 text-sm text-slate-700 sm:grid-cols-2">
+              {current ? null : (
+                <p role="status" className="mb-3 text-sm text-slate-500">
+                  {failed
+                    ? 'The current list could not be loaded: companies added lately may be missing. Please try again.'
+                    : 'Loading the current list…'}
+                </p>
+              )}
+              <ul
+                aria-label="Marketing partners"
+                data-version={current?.version}
+                className="grid gap-x-6 gap-y-1 text-sm text-slate-700 sm:grid-cols-2"
+              >
                 {partners.partners.map((name) => (
                   <li key={name}>{name}</li>
                 ))}
@@ -70,7 +110,9 @@ export default function MarketingPartnersModal() {
               <p className="mt-6 text-sm text-slate-600">{partners.note}</p>
             </>
           ) : (
-            <p role="status" className="text-slate-500">Loading…</p>
+            <p role="status" className="text-slate-500">
+              {failed ? 'The list could not be loaded. Please try again in a moment.' : 'Loading…'}
+            </p>
           )}
         </div>
         <div className="border-t border-slate-200 px-5 py-3 text-right">

@@ -4,7 +4,7 @@ import { StaticPage } from './static-page'
 
 const CHOICES: RightOption[] = [
   { kind: 'stop', label: 'Stop calls, texts and e-mails', description: 'We withdraw your consent on every request you sent us and tell every company that received one.' },
-  { kind: 'opt_out', label: 'Do not sell or share my personal information', description: 'None of your requests goes to our lead buyer from now on.' },
+  { kind: 'opt_out', label: 'Do not sell or share my personal information', description: 'None of your requests goes to our lead buyer from now on, and every company that already received one is told not to sell or share it.' },
 ]
 
 export default function PrivacyChoicesPage() {

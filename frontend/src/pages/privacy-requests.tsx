@@ -6,7 +6,7 @@ const RIGHTS: RightOption[] = [
   { kind: 'access', label: 'See my data', description: 'Every request, answer, consent record and who received them, with a JSON download (twice a year).' },
   { kind: 'delete', label: 'Delete my data', description: 'We erase your personal data and tell everyone who received it to delete it too.' },
   { kind: 'correct', label: 'Correct my data', description: 'Tell us what is wrong; we record it and pass it on to everyone who received it.' },
-  { kind: 'opt_out', label: 'Do not sell or share my personal information', description: 'None of your requests goes to our lead buyer from now on.' },
+  { kind: 'opt_out', label: 'Do not sell or share my personal information', description: 'None of your requests goes to our lead buyer from now on, and every company that already received one is told not to sell or share it.' },
 ]
 
 export default function PrivacyRequestsPage() {

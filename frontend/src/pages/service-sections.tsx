@@ -8,12 +8,12 @@ const REASONS = [
   { title: 'No Stress', text: 'Tell us what you need once. We do the searching and bring local pros to you.' },
   { title: 'Save Time', text: 'Skip the phone calls and research. Get matched in minutes, not days.' },
   { title: 'Free Service', text: 'It costs nothing to request quotes and there is no obligation to hire.' },
-  { title: 'Local Experts', text: 'Professionals who know your area, checked for credentials and past satisfaction.' },
+  { title: 'Local Experts', text: 'Providers in our network who serve your area, and companies that connect you with them.' },
 ]
 
 const STEPS = [
   { title: 'Tell us what you need', text: 'Answer a few quick questions about your project or situation.' },
-  { title: 'Get matched', text: 'Our matching finds up to 3 local professionals who fit your request.' },
+  { title: 'Get matched', text: 'We pass your request to up to 3 companies that serve your area and take requests like yours.' },
   { title: 'Compare and choose', text: 'Talk with the pros, compare offers and pick the one that suits you.' },
 ]
 

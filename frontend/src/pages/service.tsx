@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import { useParams } from 'react-router'
 import { Container } from '../components/container'
 import { CatalogError, LoadingState } from '../components/loading-state'
-import { TestimonialCards } from '../components/testimonial-cards'
+import { ConsumerRating } from '../components/consumer-rating'
 import { LeadForm } from '../features/lead-form/lead-form'
 import { ApiError, fetchService, knownService } from '../lib/api'
 import { useCatalogState } from '../lib/catalog-context'
@@ -93,16 +93,8 @@ export default function ServicePage() {
           <WhyUse brandName={brandName} />
           <HowItWorks />
           <FaqList faqs={service.faqs} />
-          {service.vertical === 'legal' ? null : (
-            <section aria-labelledby="testimonials" className="py-10">
-              <h2 id="testimonials" className="text-center text-2xl font-bold text-brand-900 sm:text-3xl">
-                What Our Users Say
-              </h2>
-              <div className="mt-8">
-                <TestimonialCards testimonials={service.testimonials} />
-              </div>
-            </section>
-          )}
+          {/* Consumers' real rating once there are enough reviews (docs/site-claims.md); none on legal pages. */}
+          {service.vertical === 'legal' ? null : <ConsumerRating className="py-10" />}
           {catalog ? <StatesGrid service={service} states={catalog.site.states} /> : null}
         </div>
       </Container>

@@ -23,15 +23,17 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup()
+  window.sessionStorage.clear()
   vi.useRealTimers()
   vi.unstubAllGlobals()
 })
 
-function open(state: object) {
+function open(state: object | null) {
   render(
-    <MemoryRouter initialEntries={[{ pathname: '/thank-you', state: { successMessage: SUCCESS, ...state } }]}>
+    <MemoryRouter initialEntries={[{ pathname: '/thank-you', state: state && { successMessage: SUCCESS, ...state } }]}>
       <Routes>
         <Route path="/thank-you" element={<ThankYouPage />} />
+        <Route path="/" element={<p>Home page</p>} />
       </Routes>
     </MemoryRouter>,
   )
@@ -39,7 +41,7 @@ function open(state: object) {
 
 const after = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms))
 const status = (finished: boolean, companies: string[] = [], receiptEmail = true, offered = 0): LeadStatus =>
-  ({ reference: ACCEPTED.reference, finished, companies, ratings: [], receiptEmail, offered })
+  ({ reference: ACCEPTED.reference, finished, companies, ratings: [], receiptEmail, offered, service: 'Roofing' })
 
 describe('the thank-you page', () => {
   it('names who received the request, with the service’s message, once routing has finished', async () => {
@@ -115,6 +117,45 @@ describe('the thank-you page', () => {
     expect(polls).toBeGreaterThan(10)
     await after(5000)
     expect(fetched).toHaveLength(polls) // it stopped asking
+  })
+
+  it('says what each company is: a lead buyer that may pass the request on, a provider, a checked licence', async () => {
+    answers = [{
+      ...status(true, ['Acme Home Quotes LLC', 'Lone Star Roofing', 'Hill Country Roofs']),
+      recipients: [
+        { name: 'Acme Home Quotes LLC', kind: 'buyer', licenceChecked: false },
+        { name: 'Lone Star Roofing', kind: 'provider', licenceChecked: true },
+        { name: 'Hill Country Roofs', kind: 'provider', licenceChecked: false },
+      ],
+    }]
+    open(ACCEPTED)
+    await after(4000)
+    const items = screen.getByRole('region', { name: 'Who will contact you' }).querySelectorAll('li')
+    expect([...items].map((item) => item.textContent)).toEqual([
+      'Acme Home Quotes LLCA lead buyer, which may pass your request on to companies that offer Roofing',
+      'Lone Star RoofingLicence checkedA provider in our network that offers Roofing',
+      'Hill Country RoofsA provider in our network that offers Roofing',
+    ])
+  })
+
+  it('draws the same page after a reload, from what this tab kept, and goes home without it', async () => {
+    answers = [status(true, ['Cool Air'])]
+    open(ACCEPTED)
+    await after(4000)
+    expect(screen.getByText('7K3M-Q9TX')).toBeTruthy()
+    cleanup()
+    // A reload in a router that lost the navigation's state: the kept copy draws the page.
+    open(null)
+    await after(4000)
+    expect(screen.getByText('7K3M-Q9TX')).toBeTruthy()
+    expect(screen.getByText(SUCCESS)).toBeTruthy()
+    expect(fetched.at(-1)?.init).toMatchObject({ headers: { 'X-Status-Token': 'secret-token' } })
+    // Only what the page shows or the submit answer gave is kept.
+    expect(JSON.parse(window.sessionStorage.getItem('serviceMatchThankYou') ?? '{}')).toEqual({ successMessage: SUCCESS, ...ACCEPTED })
+    cleanup()
+    window.sessionStorage.clear()
+    open(null)
+    expect(screen.getByText('Home page')).toBeTruthy()
   })
 
   it('asks nothing without a status token, and claims nothing after the 4 s', async () => {

@@ -1,27 +1,32 @@
-import { CircleCheck, Clock, Hash, Mail, PhoneCall, ShieldCheck, Star } from 'lucide-react'
-import { Link, Navigate, useLocation } from 'react-router'
+import { CircleCheck, Clock, Hash, Mail, PhoneCall } from 'lucide-react'
+import { Link, Navigate } from 'react-router'
 import { FullScreenLoader, LOADER_MS, useElapsed } from '../components/full-screen-loader'
 import { outcomeOf, STATUS_GRACE_MS, useLeadStatus } from '../features/lead-status/lead-status'
-import { ratingInWords } from '../lib/rating'
+import { STORAGE_KEYS } from '../lib/storage-keys'
 import { useCompleteRegistration } from '../lib/third-party/use-complete-registration'
 import type { Accepted } from '../questionnaire/submit'
+import { RecipientList } from './recipient-list'
+import { useThanksState } from './thanks-state'
 
 /** What the lead form hands over after the server accepted the request. */
-type ThankYouState = Partial<Accepted> & { successMessage?: string }
+type ThankYouState = Partial<Accepted> & { successMessage: string }
+
+const usable = (state: Partial<ThankYouState>): state is ThankYouState => Boolean(state.successMessage)
 
 const WAIT_MS = LOADER_MS + STATUS_GRACE_MS
 
 /** /thank-you: "Processing your answers..." for 4 s while it asks what became of the request (a few
  * seconds more while routing is still deciding), then what is true: who will contact the visitor,
  * with the service's success message; or that no company has the request; or, when routing has not
- * finished, that it is saved. Opened without a request, it goes home. */
+ * finished, that it is saved. A reload draws the same page (thanks-state.ts); opened without a
+ * request, it goes home. */
 export default function ThankYouPage() {
-  const state = (useLocation().state ?? {}) as ThankYouState
-  if (!state.successMessage) return <Navigate to="/" replace />
-  return <ThankYou {...state} successMessage={state.successMessage} />
+  const state = useThanksState<ThankYouState>(STORAGE_KEYS.thankYou, usable)
+  if (!state) return <Navigate to="/" replace />
+  return <ThankYou {...state} />
 }
 
-function ThankYou({ successMessage, reference, requestId, statusToken }: ThankYouState & { successMessage: string }) {
+function ThankYou({ successMessage, reference, requestId, statusToken }: ThankYouState) {
   const status = useLeadStatus(requestId, statusToken, WAIT_MS)
   const shown = useElapsed()
   const waited = useElapsed(WAIT_MS)
@@ -89,23 +94,7 @@ function ThankYou({ successMessage, reference, requestId, statusToken }: ThankYo
       </div>
 
       {companies.length ? (
-        <section aria-labelledby="who-contacts" className="mt-10 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
-          <h2 id="who-contacts" className="text-lg font-bold text-brand-900">Who will contact you</h2>
-          <ul className="mt-3 divide-y divide-slate-100">
-            {companies.map((name) => (
-              <li key={name} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-3 font-semibold text-slate-800">
-                <ShieldCheck aria-hidden="true" className="size-5 shrink-0 text-brand-700" />
-                {name}
-                {ratings[name] ? (
-                  <span className="flex items-center gap-1 text-sm font-normal text-slate-700">
-                    <Star aria-hidden="true" className="size-4 fill-amber-400 text-amber-500" />
-                    <span>Rated {ratingInWords(ratings[name])}</span>
-                  </span>
-                ) : null}
-              </li>
-            ))}
-          </ul>
-        </section>
+        <RecipientList title="Who will contact you" companies={companies} ratings={ratings} status={status} />
       ) : null}
 
       <section aria-labelledby="what-next" className="mt-10">

@@ -26,7 +26,7 @@ export function QuestionnaireForm({
   tcpaText: string
   // Shown above the first step only (spec section 4: only step 1 shows title and description).
   intro?: ReactNode
-  // Under a required field left empty; the call flow shows only the red ring (spec section 5).
+  // Under a required field left empty, with the red ring: the problem is told in words too.
   requiredMessage?: string
   // The field being brought to the visitor's attention.
   flashing?: string | null

@@ -38,6 +38,13 @@ export function isDisqualifying(field: FieldDefinition, value: string): boolean 
   return field.disqualifiers.includes(value)
 }
 
+/** The last step the visitor may be shown: the first one with a required answer still missing
+ * (a step reached through Forward or a reload never skips an unanswered question). */
+export function furthestReachableStep(fields: FieldDefinition[], steps: number[], values: FormValues): number {
+  const open = steps.findIndex((step) => missingRequired(fieldsOnStep(fields, step), values).length > 0)
+  return open === -1 ? steps.length - 1 : open
+}
+
 /** Whether picking a choice should move on at once: only when a later step exists. */
 export function advancesOnChoice(stepIndex: number, stepCount: number): boolean {
   return stepIndex < stepCount - 1

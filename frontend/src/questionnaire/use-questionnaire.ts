@@ -1,12 +1,25 @@
 // The questionnaire engine both flows share (spec sections 4 and 5): steps, answers, checks,
 // disqualification and submit state. Each flow passes its policy: which checks run, what a
 // problem does, and how the answers are sent.
-import { useMemo, useRef, useState, type FormEvent, type RefObject } from 'react'
+import { useEffect, useMemo, useRef, useState, type FormEvent, type RefObject } from 'react'
+import { useLocation, useNavigate } from 'react-router'
 import { sendServiceEvent, useFunnelViews, type FunnelService } from '../lib/funnel-events'
 import type { FieldDefinition } from '../lib/types'
 import { scrollToElement } from './field-focus'
-import { advancesOnChoice, fieldsOnStep, isDisqualifying, missingRequired, stepNumbers, type FormValues } from './steps'
-import { localErrors, remoteErrors, type FieldErrors } from './validation'
+import {
+  advancesOnChoice, fieldsOnStep, furthestReachableStep, isDisqualifying, missingRequired, stepNumbers, type FormValues,
+} from './steps'
+import { answerContradictions, localErrors, remoteErrors, type FieldErrors } from './validation'
+
+// The step on show lives in the history entry's state, so the browser's Back and Forward move
+// between steps. Only its index goes there: the answers stay in memory, and the URL (with its
+// subid1 and other parameters) is left as it is (docs/funnel.md).
+export const STEP_STATE_KEY = 'questionnaireStep'
+
+function stepInState(state: unknown): number {
+  const step = (state as Record<string, unknown> | null)?.[STEP_STATE_KEY]
+  return typeof step === 'number' && Number.isInteger(step) && step > 0 ? step : 0
+}
 
 export type Busy = 'idle' | 'checking' | 'submitting'
 
@@ -51,7 +64,12 @@ export function useQuestionnaire({
 }) {
   const steps = useMemo(() => stepNumbers(fields), [fields])
   const [values, setValues] = useState<FormValues>(initial)
-  const [stepIndex, setStepIndex] = useState(0)
+  const location = useLocation()
+  const navigate = useNavigate()
+  const requestedStep = stepInState(location.state)
+  // A step asked for by an entry whose earlier answers are gone (a reload) or were emptied since
+  // shows the first step still to answer.
+  const stepIndex = Math.min(requestedStep, furthestReachableStep(fields, steps, values))
   const [errors, setErrors] = useState<FieldErrors>({})
   const [attempted, setAttempted] = useState<ReadonlySet<string>>(new Set())
   const [disqualifiedBy, setDisqualifiedBy] = useState<FieldDefinition | null>(null)
@@ -69,16 +87,48 @@ export function useQuestionnaire({
     busyRef.current = next
     setBusyState(next)
   }
+  // Every later step is a history entry of its own; going back returns to an earlier entry, so
+  // Back and Forward keep to the order the visitor went through the steps.
   const showStep = (index: number) => {
-    setStepIndex(index)
-    scrollToElement(container.current, 16)
+    if (index === stepIndex) return
+    const entry = { search: location.search, hash: location.hash }
+    const state = { ...((location.state as object | null) ?? {}), [STEP_STATE_KEY]: index }
+    if (index > stepIndex) navigate(entry, { state, replace: false })
+    else if (requestedStep === stepIndex) navigate(index - stepIndex)
+    else navigate(entry, { state, replace: true })
   }
+  // The entry names a step that cannot show: make it name the step that does.
+  useEffect(() => {
+    if (requestedStep > stepIndex) {
+      const state = { ...((location.state as object | null) ?? {}), [STEP_STATE_KEY]: stepIndex }
+      navigate({ search: location.search, hash: location.hash }, { state, replace: true })
+    }
+  }, [requestedStep, stepIndex, location, navigate])
+  // A new step starts at the top of the form, whether Next, Back or the browser brought it.
+  const shownStep = useRef(stepIndex)
+  useEffect(() => {
+    if (shownStep.current === stepIndex) return
+    shownStep.current = stepIndex
+    scrollToElement(container.current, 16)
+  }, [stepIndex, container])
+  // An answer that ended the questionnaire is asked again when the visitor goes to another step.
+  const disqualifiedOn = useRef<{ step: number; fieldId: string } | null>(null)
+  useEffect(() => {
+    const ended = disqualifiedOn.current
+    if (!ended || ended.step === stepIndex) return
+    disqualifiedOn.current = null
+    setValues((current) => ({ ...current, [ended.fieldId]: '' }))
+    setDisqualifiedBy(null)
+  }, [stepIndex])
+  // Fields whose message says they contradict another answer: changing either answer clears it.
+  const contradicted = useRef<ReadonlySet<string>>(new Set())
   const setValue = (id: string, value: string) => {
     setValues((current) => ({ ...current, [id]: value }))
+    const cleared = new Set([id, ...contradicted.current])
+    contradicted.current = new Set()
     setErrors((current) => {
-      if (!(id in current)) return current
-      const { [id]: _cleared, ...rest } = current
-      return rest
+      if (!Object.keys(current).some((key) => cleared.has(key))) return current
+      return Object.fromEntries(Object.entries(current).filter(([key]) => !cleared.has(key)))
     })
   }
   const firstInDisplayOrder = (problems: FieldErrors) => stepFields.find((field) => field.id in problems)?.id
@@ -94,13 +144,14 @@ export function useQuestionnaire({
       const firstBad = fields.find((field) => field.id in problems)
       if (!firstBad) return
       setErrors(problems)
-      setStepIndex(steps.indexOf(firstBad.step!))
+      showStep(steps.indexOf(firstBad.step!))
       policy.onProblem?.(firstBad.id)
     },
   }
 
   const disqualify = (field: FieldDefinition, answer: string) => {
     sendServiceEvent('disqualified', funnel, { step: steps[stepIndex], field: field.id, answer })
+    disqualifiedOn.current = { step: stepIndex, fieldId: field.id }
     setDisqualifiedBy(field)
   }
 
@@ -111,7 +162,10 @@ export function useQuestionnaire({
     if (missing.length > 0) return policy.onProblem?.(missing[0].id)
     const disqualifying = stepFields.find((field) => isDisqualifying(field, current[field.id] ?? ''))
     if (disqualifying) return disqualify(disqualifying, current[disqualifying.id] ?? '')
-    const local = localErrors(policy.localChecks(stepFields), current)
+    // Answers that contradict an earlier one are asked about before any of them ends the questionnaire.
+    const contradictions = answerContradictions(stepFields, fields, current)
+    const local = { ...contradictions, ...localErrors(policy.localChecks(stepFields), current) }
+    contradicted.current = new Set(Object.keys(contradictions).filter((id) => local[id] === contradictions[id]))
     if (Object.keys(local).length > 0) return report(local)
     if (policy.stopsBeforeRemote?.(stepFields, current)) return
     setBusy('checking')
@@ -142,6 +196,7 @@ export function useQuestionnaire({
     leaveDisqualified: () => {
       // Clear the answer so the visitor chooses again instead of carrying it forward.
       if (disqualifiedBy) setValue(disqualifiedBy.id, '')
+      disqualifiedOn.current = null
       setDisqualifiedBy(null)
       if (policy.stepAfterDisqualified) showStep(policy.stepAfterDisqualified(stepIndex))
     },

@@ -9,6 +9,7 @@ export const MESSAGES = {
   emailFormat: 'Invalid email format',
   emailInvalid: 'Invalid email address',
   zip: 'ZIP code must be exactly 5 digits',
+  addressZip: 'Add the 5-digit ZIP code to your address.',
   dateIncomplete: 'Choose a month, day and year',
   dateInFuture: 'Choose a date in the past',
   underAdultAge: 'You must be 18 or older to request this service',
@@ -39,6 +40,52 @@ export function dateError(field: FieldDefinition, value: string, today = new Dat
   return null
 }
 
+/** The ages an age-range choice names: "50-59", "Under 50", "Over 75", "65+"; null for anything else. */
+export function parseAgeRange(option: string): { min: number; max: number } | null {
+  const text = option.trim()
+  let match = /^(\d+)\s*(?:-|–|to)\s*(\d+)$/i.exec(text)
+  if (match) return { min: Number(match[1]), max: Number(match[2]) }
+  match = /^(?:under|below|less than)\s+(\d+)$/i.exec(text)
+  if (match) return { min: 0, max: Number(match[1]) - 1 }
+  match = /^(?:over|above|older than)\s+(\d+)$/i.exec(text)
+  if (match) return { min: Number(match[1]) + 1, max: Number.POSITIVE_INFINITY }
+  match = /^(\d+)\s*(?:\+|or (?:older|over|more))$/i.exec(text)
+  if (match) return { min: Number(match[1]), max: Number.POSITIVE_INFINITY }
+  return null
+}
+
+// A birth date within a year of the age range chosen agrees with it: near a birthday, people round.
+export const AGE_RANGE_TOLERANCE_YEARS = 1
+
+export const ageContradiction = (age: number, range: string) =>
+  `Please check your date of birth: it makes you ${age}, but you chose "${range}" as your age. ` +
+  'Correct the date, or go Back and change your age.'
+
+/** Answers of a step that contradict an earlier one: a birth date outside the age range chosen
+ * before. Asked about on the field, so the visitor fixes whichever answer is wrong before either
+ * one decides anything (docs/funnel.md). */
+export function answerContradictions(
+  stepFields: FieldDefinition[], fields: FieldDefinition[], values: FormValues, today = new Date(),
+): FieldErrors {
+  const errors: FieldErrors = {}
+  const ageField = fields.find(
+    (field) => (field.type === 'radio' || field.type === 'select') && /\bage\b/i.test(field.label) &&
+      parseAgeRange(values[field.id] ?? '') !== null,
+  )
+  if (!ageField) return errors
+  const chosen = values[ageField.id]
+  const range = parseAgeRange(chosen)!
+  for (const field of stepFields) {
+    const value = (values[field.id] ?? '').trim()
+    if (field.type !== 'date' || !isBirthDate(field) || !isCompleteDate(value) || dateError(field, value, today)) continue
+    const age = ageOn(value, today)
+    if (age < range.min - AGE_RANGE_TOLERANCE_YEARS || age > range.max + AGE_RANGE_TOLERANCE_YEARS) {
+      errors[field.id] = ageContradiction(age, chosen)
+    }
+  }
+  return errors
+}
+
 const EMAIL_PATTERN = /^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$/
 // A slow validation service must not hold the visitor on a step; the server re-checks on submit.
 const VALIDATE_TIMEOUT_MS = 5000
@@ -61,6 +108,7 @@ export function localErrors(fields: FieldDefinition[], values: FormValues, today
       errors[field.id] = MESSAGES.phoneTooShort
     }
     if (field.id === 'zip' && !/^\d{5}$/.test(value)) errors[field.id] = MESSAGES.zip
+    if (field.type === 'address' && !/\b\d{5}(?:-\d{4})?\b/.test(value)) errors[field.id] = MESSAGES.addressZip
   }
   return errors
 }

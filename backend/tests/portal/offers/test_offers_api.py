@@ -11,7 +11,7 @@ from offers_support import PERSONAL, deliveries_to, ledger_of, offers_of
 from sqlalchemy import select
 
 from servicematch.access.models import AuditEntry
-from servicematch.delivery.models import DeliveryStatus, TargetKind
+from servicematch.delivery.models import DeliveryStatus, Provider, TargetKind
 from servicematch.intake.models import Lead
 from servicematch.kernel.clock import utcnow
 from servicematch.privacy import actions
@@ -73,9 +73,13 @@ def test_declining_is_free_and_the_next_provider_gets_an_offer(reviewer, make_le
 def test_an_offer_not_accepted_in_time_expires_and_the_next_provider_gets_one(
         reviewer, make_lead, session_factory, settings):
     first, second = reviewer("Air One", daily_cap=5), reviewer("Air Two")
+    # On the partners list the consumer saw, but serving another area when the lead is routed.
+    late = reviewer("Late Air", zips=["10001"])
     lead = make_lead()
-    # Two providers, three seats: a third provider joining later is the next one.
-    late = reviewer("Late Air")
+    # Two providers, three seats: a third that comes to serve the area later is the next one.
+    with session_factory() as session:
+        session.get(Provider, late.provider_id).zips = ["78701"]
+        session.commit()
     offered = offers_of(session_factory, lead.id)
     assert set(offered) == {first.provider_id, second.provider_id}
     pro = first

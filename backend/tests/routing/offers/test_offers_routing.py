@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from offers_support import PERSONAL, deliveries_to, ledger_of, offers_of
+from partners_support import with_fixed_buyer
 
 from servicematch.delivery.models import DeliveryStatus, TargetKind
 from servicematch.routing.models import OfferStatus
@@ -55,11 +56,11 @@ def test_the_offer_before_acceptance_shows_the_job_and_no_contact_details(review
 
 
 def test_three_companies_at_most_counting_buyers_direct_providers_and_offers(
-        reviewer, add_direct, make_lead, session_factory, settings):
+        reviewer, add_direct, make_lead, session_factory, settings, app):
     direct = add_direct("Direct Heating")
     first, second, third = reviewer("First Air"), reviewer("Second Air"), reviewer("Third Air")
     # The fixed buyer takes one seat; the direct provider and one offer take the other two.
-    with_buyer = settings.model_copy(update={"buyer_url": "http://127.0.0.1:9/buyer"})
+    with_buyer = with_fixed_buyer(app, settings, "http://127.0.0.1:9/buyer")
     lead = make_lead(routed_with=with_buyer)
 
     offered = offers_of(session_factory, lead.id)
@@ -127,9 +128,9 @@ def test_an_exclusive_offer_goes_to_the_opted_in_provider_alone_then_on_if_decli
     assert offered[other.provider_id].status == OfferStatus.OPEN and not offered[other.provider_id].exclusive
 
 
-def test_no_exclusive_offer_while_a_buyer_holds_the_lead(reviewer, make_lead, session_factory, settings):
+def test_no_exclusive_offer_while_a_buyer_holds_the_lead(reviewer, make_lead, session_factory, settings, app):
     pro = reviewer("Only Air", exclusive_leads=True)
-    lead = make_lead(routed_with=settings.model_copy(update={"buyer_url": "http://127.0.0.1:9/buyer"}))
+    lead = make_lead(routed_with=with_fixed_buyer(app, settings, "http://127.0.0.1:9/buyer"))
 
     offer = offers_of(session_factory, lead.id)[pro.provider_id]
 

@@ -5,27 +5,13 @@ import { request } from '../api'
 import { ActiveBadge, EditPauseResume, useCardAction } from '../directory-parts'
 import { PATHS } from '../paths'
 import { useOperator } from '../session'
-import type { Buyer, BuyerBid } from '../types'
+import type { Buyer, BuyerBid, PingResult, PostResult } from '../types'
 import { useApi } from '../use-api'
 import { buttonClass, Card, ErrorNotice, formatDollarAmount, Loading, PageTitle, SuccessNotice } from '../ui'
 import { BuyerForm } from './buyer-form'
+import { PartnerLists } from './partner-lists'
 
 type Editing = Buyer | 'new' | null
-
-interface PingResult {
-  outcome: 'bid' | 'pass'
-  bid: number | null
-  reason: string | null
-  httpStatus: number | null
-  durationMs: number
-}
-
-interface PostResult {
-  outcome: string
-  httpStatus: number | null
-  error: string | null
-  durationMs: number
-}
 
 const status = (httpStatus: number | null) => (httpStatus === null ? 'no answer' : `HTTP ${httpStatus}`)
 
@@ -173,6 +159,8 @@ export default function BuyersPage() {
             onEdit={() => { setEditing(b); setSecret(null); window.scrollTo({ top: 0 }) }} />
         ))}
       </div>
+      {/* Read again whenever a buyer's name or state changes: that may have published a new list. */}
+      <PartnerLists key={data?.items.map((b) => `${b.name}:${b.active}`).join('|') ?? ''} />
     </>
   )
 }

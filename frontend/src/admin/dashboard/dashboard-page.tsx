@@ -59,7 +59,8 @@ export default function DashboardPage() {
               </div>
               <h3 className="mt-4 mb-1 text-sm font-semibold">Counted apart</h3>
               <DeliveryCounts rows={[['Consent receipts', data.delivery.receipts],
-                ['Privacy notices', data.delivery.notices]]} />
+                ['Privacy notices', data.delivery.notices],
+                ['Other e-mails (offers, acceptances, review requests)', data.delivery.messages]]} />
             </Card>
           </div>
           <div className="grid gap-4 md:grid-cols-2">

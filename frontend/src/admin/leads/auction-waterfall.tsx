@@ -3,7 +3,7 @@ import { formatDollarAmount } from '../ui'
 
 const LABELS: Record<string, string> = {
   ping: 'Ping', bid: 'Bid', pass: 'Pass', outcome: 'Outcome', post: 'Post', accepted: 'Accepted',
-  refused: 'Refused', closed: 'Closed',
+  refused: 'Refused', resend: 'Resent', closed: 'Closed',
 }
 
 const COLOURS: Record<string, string> = {
@@ -12,6 +12,7 @@ const COLOURS: Record<string, string> = {
   outcome: 'bg-brand-100 text-brand-900',
   accepted: 'bg-green-100 text-green-800',
   refused: 'bg-red-100 text-red-800',
+  resend: 'bg-amber-100 text-amber-900',
 }
 
 function what(step: AuctionStep): string {
@@ -23,6 +24,7 @@ function what(step: AuctionStep): string {
     case 'outcome': return [step.detail, amount && `${amount} in all`].filter(Boolean).join(' · ')
     case 'post': return [amount, 'the full lead sent'].filter(Boolean).join(' · ')
     case 'accepted': return [amount && `sold for ${amount}`, step.detail].filter(Boolean).join(' · ')
+    case 'resend': return ['sent again', step.detail].filter(Boolean).join(' · ')
     case 'closed': return 'nothing left to post'
     default: return step.detail ?? ''
   }

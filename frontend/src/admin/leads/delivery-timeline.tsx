@@ -38,16 +38,20 @@ function DeliveryItem({ delivery, canResend, onResent }: {
           <span className="font-normal text-slate-500">by {delivery.channel}</span>{' '}
           <StatusBadge status={delivery.status} />
         </p>
-        {canResend && RESENDABLE.includes(delivery.status) && (
+        {canResend && RESENDABLE.includes(delivery.status) && !delivery.heldReason && (
           <button type="button" className={buttonClass('secondary')} disabled={busy} onClick={resend}
             aria-label={`Resend to ${delivery.recipient}`}>
             <RotateCw size={16} aria-hidden="true" /> Resend
           </button>
         )}
       </div>
+      {/* Held back on purpose (the consumer withdrew consent, was erased, opted out...): not an error. */}
+      {delivery.heldReason && <p className="mt-1 text-sm text-slate-800">Not sent: {delivery.heldReason}.</p>}
       <ErrorNotice message={error} />
       <SuccessNotice message={done} />
-      {delivery.attempts.length === 0 ? <p className="mt-2 text-sm text-slate-500">Not attempted yet.</p> : (
+      {delivery.attempts.length === 0 ? (
+        !delivery.heldReason && <p className="mt-2 text-sm text-slate-500">Not attempted yet.</p>
+      ) : (
         <ol className="mt-2 space-y-1 border-l-2 border-slate-200 pl-3 text-sm">
           {delivery.attempts.map((a, i) => (
             <li key={`${a.at}-${i}`}>

@@ -41,6 +41,7 @@ export default function LeadPage() {
           <div className="grid gap-4 lg:grid-cols-2">
             <Card title="Lead">
               <Facts rows={[
+                ['Reference', <span key="r" className="font-mono">{lead.reference}</span>],
                 ['Received', formatTime(lead.createdAt)],
                 ['Service', `${lead.service} (${lead.vertical})`],
                 ['Source', lead.source],
@@ -89,7 +90,8 @@ export default function LeadPage() {
               <div className="mb-3">
                 <DeliveryCounts rows={[['Lead (buyers and providers)', lead.deliveryCounts.leads],
                   ['Consent receipt', lead.deliveryCounts.receipts],
-                  ['Privacy notices', lead.deliveryCounts.notices]]} />
+                  ['Privacy notices', lead.deliveryCounts.notices],
+                  ['Other e-mails (offers, acceptances, review requests)', lead.deliveryCounts.messages]]} />
               </div>
               <DeliveryTimeline deliveries={lead.deliveries} canResend={isAdmin} onResent={reload} />
             </Card>

@@ -21,6 +21,8 @@ function LeadCells({ lead }: { lead: LeadRow }) {
         <Link to={PATHS.lead(lead.id)} className="font-medium whitespace-nowrap text-brand-700 underline underline-offset-2">
           {lead.requestId}
         </Link>
+        {/* The reference the consumer is shown and quotes on the phone. */}
+        <span className="block font-mono text-sm whitespace-nowrap">Ref {lead.reference}</span>
         <span className="block text-xs text-slate-500">{formatTime(lead.createdAt)}</span>
         {/* In the first column, so a phone shows it without scrolling the table sideways. */}
         {lead.revoked && <span className="mt-1 block"><RevokedBadge at={lead.revokedAt} /></span>}
@@ -55,8 +57,8 @@ export default function LeadsPage() {
         </a>
       )}>Leads</PageTitle>
       <form role="search" className="mb-3 flex gap-2" onSubmit={(e) => { e.preventDefault(); filters.set('q', search.trim()) }}>
-        <label className="sr-only" htmlFor="lead-search">Search by request id, phone or e-mail</label>
-        <input id="lead-search" className={inputClass} type="search" value={search} placeholder="Request id, phone or e-mail"
+        <label className="sr-only" htmlFor="lead-search">Search by reference, request id, phone or e-mail</label>
+        <input id="lead-search" className={inputClass} type="search" value={search} placeholder="Reference, request id, phone or e-mail"
           onChange={(e) => setSearch(e.currentTarget.value)} />
         <button type="submit" className={buttonClass('primary')}><Search size={16} aria-hidden="true" /> Search</button>
       </form>

@@ -3,21 +3,13 @@ import { useState } from 'react'
 import { request } from '../api'
 import { ActiveBadge, EditPauseResume, useCardAction } from '../directory-parts'
 import { useOperator } from '../session'
-import type { Provider } from '../types'
+import type { Provider, TestSendResult } from '../types'
 import { useApi } from '../use-api'
 import { buttonClass, Card, ErrorNotice, formatDollars, Loading, PageTitle, SuccessNotice } from '../ui'
 import { InviteForm } from './invite-form'
 import { ProviderForm } from './provider-form'
 
 type Editing = Provider | 'new' | 'invite' | null
-
-interface TestSendResult {
-  channel: string
-  outcome: string
-  httpStatus: number | null
-  error: string | null
-  durationMs: number | null
-}
 
 const describeResult = (r: TestSendResult) =>
   [`${r.channel} ${r.outcome}`, r.httpStatus !== null && `HTTP ${r.httpStatus}`,

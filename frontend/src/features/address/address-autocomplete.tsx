@@ -19,7 +19,34 @@ interface Props {
   error?: string
 }
 
-/** A combobox that completes a US address as the visitor types (WAI-ARIA combobox pattern). */
+const ZIP_PATTERN = /^\d{5}$/
+// A failed ZIP look-up accepts the ZIP typed; the server checks it again.
+const ZIP_LOOKUP_TIMEOUT_MS = 5000
+
+/** What the ZIP data says of a ZIP typed for a picked place: null when it fits, else what is wrong. */
+async function zipProblem(zip: string, place: StoredAddress): Promise<string | null> {
+  const controller = new AbortController()
+  const timer = window.setTimeout(() => controller.abort(), ZIP_LOOKUP_TIMEOUT_MS)
+  try {
+    const response = await fetch(`/api/address/zip/${zip}`, { signal: controller.signal })
+    if (response.status === 404) return `No US ZIP code ${zip} is known. Please check it.`
+    if (!response.ok) return null
+    const found = (await response.json()) as { city: string; state: string }
+    if (found.state === place.state) return null
+    return `${zip} is in ${found.city}, ${found.state}, not ${place.city}, ${place.state}. Please check it.`
+  } catch {
+    return null
+  } finally {
+    window.clearTimeout(timer)
+  }
+}
+
+/** The place of a pick that came without its ZIP, in words for the prompt. */
+const placeName = (address: StoredAddress) => [address.city, address.state].filter(Boolean).join(', ')
+
+/** A combobox that completes a US address as the visitor types (WAI-ARIA combobox pattern).
+ * A pick without a ZIP (the data knows the city, not which of its ZIP codes the street is in)
+ * asks for the ZIP before it counts as chosen. */
 export function AddressAutocomplete({ id, label, value, onChange, onSelect, placeholder, error }: Props) {
   const catalogState = useCatalogState()
   const mapsKey = catalogState.status === 'ready' ? catalogState.catalog.config.googleMapsApiKey : ''
@@ -33,6 +60,14 @@ export function AddressAutocomplete({ id, label, value, onChange, onSelect, plac
   // arrive after that (the 200 ms wait, a slow answer) must not reopen it over the buttons below.
   const dismissed = useRef(false)
   const listId = `${id}-listbox`
+  // A pick still missing its ZIP, the ZIP being typed, and what is wrong with it.
+  const [needsZip, setNeedsZip] = useState<{ address: StoredAddress; label: string } | null>(null)
+  const [zip, setZip] = useState('')
+  const [zipMessage, setZipMessage] = useState('')
+  const zipInput = useRef<HTMLInputElement>(null)
+  useEffect(() => {
+    if (needsZip) zipInput.current?.focus()
+  }, [needsZip])
   const input = useValueTypedBeforeHydration<HTMLInputElement>(value, onChange)
 
   useEffect(() => {
@@ -65,8 +100,13 @@ export function AddressAutocomplete({ id, label, value, onChange, onSelect, plac
     onChange(suggestion.label)
     setIsOpen(false)
     setSuggestions([])
+    setNeedsZip(null)
     try {
-      onSelect(await provider.resolve(suggestion))
+      const address = await provider.resolve(suggestion)
+      if (address.zip) return onSelect(address)
+      setZip('')
+      setZipMessage(`Enter the ZIP code of this address: ${placeName(address) || 'this place'} has more than one.`)
+      setNeedsZip({ address, label: suggestion.label })
     } catch (error) {
       // Spec section 7: a failed parse is only logged; the visitor can type the address later.
       console.warn('Address could not be resolved', error)
@@ -88,6 +128,23 @@ export function AddressAutocomplete({ id, label, value, onChange, onSelect, plac
       dismissed.current = true
       setIsOpen(false)
     }
+  }
+
+  const completeZip = async (typed: string) => {
+    setZip(typed)
+    if (!needsZip) return
+    if (!ZIP_PATTERN.test(typed)) {
+      setZipMessage(typed.length >= 5 ? 'ZIP code must be exactly 5 digits' : zipMessage)
+      return
+    }
+    const problem = await zipProblem(typed, needsZip.address)
+    if (problem) return setZipMessage(problem)
+    const withZip = `${needsZip.label} ${typed}`
+    picked.current = withZip
+    setNeedsZip(null)
+    setZipMessage('')
+    onChange(withZip)
+    onSelect({ ...needsZip.address, zip: typed })
   }
 
   const showList = isOpen && suggestions.length > 0
@@ -112,6 +169,7 @@ export function AddressAutocomplete({ id, label, value, onChange, onSelect, plac
         onChange={(event) => {
           picked.current = null
           dismissed.current = false
+          setNeedsZip(null)
           onChange(event.target.value)
         }}
         onKeyDown={onKeyDown}
@@ -122,7 +180,7 @@ export function AddressAutocomplete({ id, label, value, onChange, onSelect, plac
         }}
         aria-invalid={error ? true : undefined}
         aria-describedby={error !== undefined ? `${id}-error` : undefined}
-        className="block min-h-12 w-full rounded-lg border border-slate-300 bg-white px-4 py-3 text-base text-slate-900 placeholder:text-slate-400 focus:border-brand-600 focus:outline-none focus:ring-3 focus:ring-brand-100"
+        className={`block min-h-12 w-full rounded-lg border bg-white px-4 py-3 text-base text-slate-900 placeholder:text-slate-400 focus:border-brand-600 focus:outline-none focus:ring-3 focus:ring-brand-100 ${error ? 'border-red-500 ring-2 ring-red-500' : 'border-slate-300'}`}
       />
       <ul
         id={listId}
@@ -137,6 +195,8 @@ export function AddressAutocomplete({ id, label, value, onChange, onSelect, plac
             id={`${id}-option-${index}`}
             role="option"
             aria-selected={index === active}
+            // One sentence for screen readers: the place found, then the street as typed.
+            aria-label={suggestion.found && suggestion.typed ? `${suggestion.found}, ${suggestion.typed} — as typed` : undefined}
             // Pick on pointer down, before the input's blur closes the list.
             onPointerDown={(event) => {
               event.preventDefault()
@@ -144,7 +204,22 @@ export function AddressAutocomplete({ id, label, value, onChange, onSelect, plac
             }}
             className={`cursor-pointer px-4 py-3 text-sm text-slate-800 ${index === active ? 'bg-brand-50 text-brand-900' : 'hover:bg-slate-50'}`}
           >
-            {suggestion.label}
+            {suggestion.found ? (
+              <>
+                {/* The place was found in the ZIP data; the street is only what was typed. */}
+                <span className="block font-semibold">
+                  {suggestion.found}
+                  {suggestion.typed ? <span className="sr-only">, </span> : null}
+                </span>
+                {suggestion.typed ? (
+                  <span className="block text-slate-600">
+                    {suggestion.typed} <span className="italic">— as typed</span>
+                  </span>
+                ) : null}
+              </>
+            ) : (
+              suggestion.label
+            )}
           </li>
         ))}
       </ul>
@@ -154,6 +229,30 @@ export function AddressAutocomplete({ id, label, value, onChange, onSelect, plac
           {error}
         </p>
       ) : null}
+      {needsZip ? (
+        <div className="mt-3">
+          <label htmlFor={`${id}-zip`} className="mb-1 block text-sm font-semibold text-slate-800">
+            ZIP code
+          </label>
+          <input
+            ref={zipInput}
+            id={`${id}-zip`}
+            type="text"
+            inputMode="numeric"
+            autoComplete="postal-code"
+            maxLength={5}
+            value={zip}
+            onChange={(event) => void completeZip(event.target.value.replace(/\D/g, ''))}
+            aria-invalid="true"
+            aria-describedby={`${id}-zip-message`}
+            className="block min-h-12 w-36 rounded-lg border border-red-500 bg-white px-4 py-3 text-base text-slate-900 ring-2 ring-red-500 focus:outline-none focus:ring-brand-600"
+          />
+        </div>
+      ) : null}
+      {/* Kept in the page, so the prompt is read out as it appears. */}
+      <p id={`${id}-zip-message`} aria-live="polite" className={needsZip ? 'mt-1 text-sm font-medium text-red-700' : 'sr-only'}>
+        {needsZip ? zipMessage : ''}
+      </p>
       <p className="sr-only" aria-live="polite">
         {showList ? `${suggestions.length} suggestions available` : ''}
       </p>

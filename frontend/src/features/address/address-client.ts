@@ -6,6 +6,10 @@ import type { StoredAddress } from '../../lib/storage-keys'
 
 export interface AddressSuggestion {
   label: string
+  // Which part the visitor typed (the street, looked up nowhere) and which part was found (the
+  // place, from the ZIP data); Google's suggestions are found whole and leave both empty.
+  typed?: string
+  found?: string
   // Offline suggestions arrive complete; Google ones carry a place id resolved on pick.
   address?: StoredAddress
   placeId?: string
@@ -20,9 +24,11 @@ export const offlineProvider: AddressProvider = {
   async suggest(query, signal) {
     const response = await fetch(`/api/address/suggest?q=${encodeURIComponent(query)}`, { signal })
     if (!response.ok) return []
-    const body = (await response.json()) as { suggestions: (StoredAddress & { label: string })[] }
-    return body.suggestions.map(({ label, address1, city, state, zip }) => ({
+    const body = (await response.json()) as { suggestions: (StoredAddress & { label: string; typed?: string; found?: string })[] }
+    return body.suggestions.map(({ label, address1, city, state, zip, typed = '', found = '' }) => ({
       label,
+      typed,
+      found,
       address: { address1, city, state, zip },
     }))
   },

@@ -8,6 +8,7 @@ import { readCertificateUrl } from '../../lib/third-party/trustedform'
 import type { CatalogData, ServiceConfig } from '../../lib/types'
 import type { FieldProps } from '../../questionnaire/fields/field-props'
 import { useLeadSending } from '../../questionnaire/lead-sending'
+import { REQUIRED_FIELD } from '../../questionnaire/messages'
 import { QuestionnaireForm } from '../../questionnaire/questionnaire-form'
 import { initialValues } from '../../questionnaire/steps'
 import { useQuestionnaire, type QuestionnairePolicy } from '../../questionnaire/use-questionnaire'
@@ -45,7 +46,10 @@ export function CallFlow({
 
   const policy: QuestionnairePolicy = {
     // A date that does not exist or lies ahead is told on its step, before any age is worked out.
-    localChecks: (stepFields) => [...firstContactFields(stepFields), ...stepFields.filter((f) => f.type === 'date')],
+    // An address without its ZIP is told on its step too.
+    localChecks: (stepFields) => [
+      ...firstContactFields(stepFields), ...stepFields.filter((f) => f.type === 'date' || f.type === 'address'),
+    ],
     remoteChecks: firstContactFields,
     stopsBeforeRemote(stepFields, values) {
       const tooYoungOrOld = ageDisqualification(stepFields, values)
@@ -72,6 +76,9 @@ export function CallFlow({
           service: service.id,
           vertical: service.vertical,
           callHours: service.callHours,
+          successMessage: service.successMessage,
+          // The reference and the status token, so /call-thanks can show them and ask who has the request.
+          ...(result.ok ? result.accepted : {}),
         },
       })
     },
@@ -93,6 +100,7 @@ export function CallFlow({
         questionnaire={questionnaire}
         label={`${service.name} questionnaire`}
         tcpaText={service.tcpaText}
+        requiredMessage={REQUIRED_FIELD}
         renderAddress={renderAddress}
         trust={<SubmitTrust />}
       />

@@ -1,6 +1,17 @@
 import { Button } from '../../components/button'
 import type { AccessReport } from './privacy-api'
 
+// What each message was, in words; anything else shows as stored.
+const WHAT: Record<string, string> = {
+  lead: 'your request',
+  receipt: 'your consent receipt',
+  'lead.revoked': 'notice: stop contacting you',
+  'lead.deleted': 'notice: delete your data',
+  'lead.corrected': 'notice: correct your data',
+  'lead.do_not_sell': 'notice: do not sell or share your data',
+  'lead.discard': 'notice: delete your details (it did not get your request)',
+}
+
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' }) : '')
 
 /** Save the report as a JSON file, built in the browser: nothing personal travels in a URL. */
@@ -45,7 +56,16 @@ export function AccessReportView({ report }: { report: AccessReport }) {
           {lead.erased ? <p className="text-sm text-slate-700">Personal data erased {when(lead.erased.at)}.</p> : null}
           <section aria-label="Companies that received your contact details" className="text-sm">
             <h4 className="font-semibold text-slate-800">Companies that received your contact details</h4>
-            {lead.receivedBy.length ? (
+            {lead.companies?.length ? (
+              <ul className="list-disc space-y-1 pl-6 text-slate-900">
+                {lead.companies.map((company) => (
+                  <li key={company.name} data-testid="report-company">
+                    <span className="font-semibold">{company.name}</span>
+                    <span className="block text-slate-700">{company.inWords}</span>
+                  </li>
+                ))}
+              </ul>
+            ) : lead.receivedBy.length ? (
               <ul className="list-disc pl-6 text-slate-900">
                 {lead.receivedBy.map((name) => (
                   <li key={name}>{name}</li>
@@ -70,7 +90,7 @@ export function AccessReportView({ report }: { report: AccessReport }) {
                 {lead.deliveries.map((delivery, position) => (
                   <tr key={position} className="border-b border-slate-100">
                     <td className="py-1 pr-3">{delivery.recipient}</td>
-                    <td className="py-1 pr-3">{delivery.what === 'lead' ? 'your request' : delivery.what}</td>
+                    <td className="py-1 pr-3">{WHAT[delivery.what] ?? delivery.what}</td>
                     <td className="py-1 pr-3">{delivery.status}</td>
                     <td className="py-1">{when(delivery.receivedAt)}</td>
                   </tr>

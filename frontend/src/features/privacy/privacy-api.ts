@@ -35,9 +35,18 @@ export interface ReportLead {
   consent: { text: string; givenAt: string; pageUrl: string | null; ipAddress: string | null } | null
   revoked: { at: string; how: string } | null
   erased: { at: string; why: string } | null
-  /** Exactly the companies the contact details reached (delivered, or accepted in the provider portal). */
+  /** Exactly the companies the contact details reached, whatever they answered. */
   receivedBy: string[]
+  /** The same companies, each with what it did with the details, in words. */
+  companies?: ReportCompany[]
   deliveries: { recipient: string; channel: string; what: string; status: string; receivedAt: string | null }[]
+}
+
+export interface ReportCompany {
+  name: string
+  did: 'bought' | 'received' | 'accepted' | 'sending' | 'refused' | 'late'
+  toldToDiscard: boolean
+  inWords: string
 }
 
 export interface StopPreview {
