@@ -89,7 +89,7 @@ def test_rejected_deliveries_are_retried_one_by_one_and_in_bulk_and_arrive_once(
         wait_until(lambda rid=request_id: rejected_delivery(admin_api, rid) is None, f"{request_id} to leave the list")
         assert len(arrivals(receiver, request_id, 200)) == 1
     page.get_by_role("link", name="Leads").click()
-    page.get_by_label("Search by request id, phone or e-mail").fill(first)
+    page.get_by_label("Search by reference, request id, phone or e-mail").fill(first)
     page.get_by_role("button", name="Search").click()
     page.get_by_role("link", name=first).click()
     expect(page.get_by_role("heading", name=f"Lead {first}")).to_be_visible()

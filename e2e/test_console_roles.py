@@ -46,7 +46,7 @@ def test_wrong_password_is_refused_with_a_message(page: Page, operators):
 def test_analyst_sees_masked_leads_and_no_controls_that_change_anything(page: Page, operators, lead_request_id):
     sign_in(page, operators.analyst, path="/admin/leads")
     expect(page.get_by_role("heading", name="Leads", level=1)).to_be_visible()
-    page.get_by_label("Search by request id, phone or e-mail").fill("console.role@example.com")
+    page.get_by_label("Search by reference, request id, phone or e-mail").fill("console.role@example.com")
     page.get_by_role("button", name="Search").click()
     row_link = page.get_by_role("link", name=lead_request_id)
     expect(row_link).to_be_visible()
@@ -84,7 +84,7 @@ def test_analyst_sees_masked_leads_and_no_controls_that_change_anything(page: Pa
 def test_admin_sees_personal_data_exports_and_the_view_is_audited(page: Page, operators, lead_request_id,
                                                                      live_server: str):
     sign_in(page, operators.admin, path="/admin/leads")
-    page.get_by_label("Search by request id, phone or e-mail").fill(lead_request_id)
+    page.get_by_label("Search by reference, request id, phone or e-mail").fill(lead_request_id)
     page.get_by_role("button", name="Search").click()
     expect(page.get_by_text("console.role@example.com").first).to_be_visible()
     export = page.get_by_role("link", name="Export CSV")

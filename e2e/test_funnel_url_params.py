@@ -41,7 +41,7 @@ def test_url_parameters_are_stored_prefill_the_form_and_reach_the_lead(page: Pag
                        ("Street Address", "address1"), ("City", "city"), ("State", "state"), ("ZIP Code", "zip")]:
         expect(page.get_by_label(label, exact=True)).to_have_value(BASE[key])
     page.get_by_role("button", name="Next").click()
-    expect(page.get_by_label("Phone Number Verification")).to_have_value("(202) 555-0123")
+    expect(page.get_by_label("Phone number", exact=True)).to_have_value("(202) 555-0123")
     page.get_by_role("checkbox").check()
     page.get_by_role("button", name="Submit").click()
     thank_you_heading(page)
@@ -64,7 +64,7 @@ def test_home_page_address_prefills_and_is_cleared_after_submission(page: Page, 
     for label, value in [("First Name", "Maria"), ("Last Name", "Garcia"), ("Email Address", "m.g@example.com")]:
         page.get_by_label(label, exact=True).fill(value)
     page.get_by_role("button", name="Next").click()
-    page.get_by_label("Phone Number Verification").fill("5125550142")
+    page.get_by_label("Phone number", exact=True).fill("5125550142")
     page.get_by_role("checkbox").check()
     page.get_by_role("button", name="Submit").click()
     thank_you_heading(page)
@@ -83,5 +83,5 @@ def test_consent_link_opens_marketing_partners_and_closing_returns_to_the_form(p
     dialog.get_by_role("button", name="Close").last.click()
     # Back on the form, whose address no longer carries the personal prefill parameters.
     expect(page).to_have_url(f"{live_server}/form/flooring")
-    expect(page.get_by_label("Phone Number Verification")).to_have_value("(202) 555-0123")
+    expect(page.get_by_label("Phone number", exact=True)).to_have_value("(202) 555-0123")
     expect(page.get_by_role("checkbox")).to_be_checked()

@@ -83,7 +83,7 @@ def test_marketing_partners_modal_opens_over_the_form_and_goes_back(page: Page, 
     contact = Contact()
     page.goto("/services/hvac")
     advance_to(page, steps, len(steps) - 1, contact)
-    phone = page.get_by_label("Phone Number Verification", exact=True)
+    phone = page.get_by_label("Phone number", exact=True)
     phone.fill(contact.phone)
 
     page.get_by_role("link", name="marketing partners").first.click()

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+import yaml
 from PIL import Image
 from playwright.sync_api import Page, sync_playwright
 
@@ -48,6 +49,12 @@ CALL_THANKS_STATE = {
 SCREEN_TIME = datetime(2026, 1, 15, 15, 0, tzinfo=UTC)
 
 
+def catalogue_partners() -> dict:
+    """GET /api/marketing-partners as it answers with no company yet: the catalogue's own list."""
+    listed = yaml.safe_load((ROOT / "catalog" / "marketing-partners.yaml").read_text())
+    return {"version": str(listed["version"]), "note": listed["note"], "partners": listed["partners"]}
+
+
 @dataclass(frozen=True)
 class Screen:
     name: str
@@ -58,6 +65,9 @@ class Screen:
     ready: str | None = None
     # The answer of GET /api/leads/{requestId}/status, for the thank-you page.
     status: dict | None = None
+    # Other API answers the page reads, by URL pattern: what would otherwise change with the data
+    # other tests left on a shared server (the partners list names the buyers they added).
+    api: dict | None = None
     settle_ms: int = field(default=300)
 
 
@@ -75,7 +85,8 @@ SCREENS = [
     Screen("partner-with-us", "/partner-with-us", ready="Contact Us Now"),
     Screen("privacy-policy", "/privacy-policy", ready="Quick Links"),
     Screen("terms", "/terms", ready="What We Do"),
-    Screen("marketing-partners", "/marketing-partners", ready="This list may be updated"),
+    Screen("marketing-partners", "/marketing-partners", ready="This list may be updated",
+           api={"**/api/marketing-partners": catalogue_partners()}),
     Screen("not-found", "/services/not-a-service", ready="Service Not Found"),
 ]
 
@@ -112,11 +123,17 @@ def running_server(static_dir: Path) -> Iterator[str]:
             stop_server(process)
 
 
+def _answering(answer: dict) -> Callable:
+    return lambda route: route.fulfill(json=answer)
+
+
 def open_screen(page: Page, base_url: str, screen: Screen) -> None:
     """Open the page as a visitor reaches it, with navigation state when it needs some."""
     page.clock.set_fixed_time(SCREEN_TIME)
     if screen.status is not None:
         page.route("**/api/leads/*/status", lambda route: route.fulfill(json=screen.status))
+    for pattern, answer in (screen.api or {}).items():
+        page.route(pattern, _answering(answer))
     if screen.state is None:
         page.goto(base_url + screen.path)
     else:
