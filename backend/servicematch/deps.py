@@ -32,10 +32,6 @@ def part_of(app: FastAPI, name: str) -> Any:
     return getattr(app.state, name)
 
 
-def has_part(app: FastAPI, name: str) -> bool:
-    return hasattr(app.state, name)
-
-
 def request_part(request: Request, name: str) -> Any:
     """A part of the app serving this request, for code that already holds the request."""
     return getattr(request.app.state, name)
