@@ -106,6 +106,10 @@ class Settings(BaseSettings):
     # a winner has to take the post, and the highest bid believed (dollars; above it is a pass).
     ping_timeout_ms: int = Field(default=1000, ge=50, le=30_000)
     post_timeout_ms: int = Field(default=3000, ge=100, le=30_000)
+    # A post that may have reached its buyer without a definite answer (a timeout, a 5xx, a worker
+    # stopped mid-send) is sent again to the same buyer, same webhook-id, for this long before it
+    # is given up as in doubt; meanwhile nobody else is posted the lead.
+    post_settle_seconds: int = Field(default=120, ge=5, le=24 * 3600)
     max_bid: float = Field(default=500.0, gt=0, le=100_000)
     # Privacy: lead personal data is erased after this many days; consent proof is kept 5 years.
     lead_retention_days: int = Field(default=3 * 365, ge=1)

@@ -37,7 +37,7 @@ from servicematch.delivery.models import (
 )
 from servicematch.delivery.retry import next_delay, window_is_over
 from servicematch.kernel.clock import as_utc
-from servicematch.outbound.outcome import Outcome, SendResult
+from servicematch.outbound.outcome import Outcome, SendResult, may_have_arrived
 from servicematch.settings import Settings
 
 _attempts = DeliveryAttempt.__table__
@@ -186,7 +186,7 @@ def complete_attempts(
         known = {row.id: row for row in connection.execute(
             select(Delivery.id, Delivery.window_started_at, Delivery.attempt_count,
                    and_(Delivery.kind == TargetKind.BUYER_POST, Delivery.payload_kind == "lead")
-                   .label("single_attempt"))
+                   .label("auction_post"))
             .where(Delivery.id.in_(undelivered)))} if undelivered else {}
         # One statement for all the answers, and one for all the successes: the common case costs
         # two statements per batch, not two per delivery.
@@ -253,11 +253,23 @@ def _complete_one(connection, completion: Completion, row, *, now: datetime, set
         return None
     values: dict = {"claimed_until": None, "claim_token": None, "last_error": _describe_failure(result)}
     table = Delivery.__table__
-    if result.outcome == Outcome.REJECTED or row.single_attempt:
-        # An auction's post has one attempt: whatever its answer, routing settles it at once.
+    in_doubt = row.auction_post and result.outcome != Outcome.REJECTED and (
+        result.may_have_arrived or _arrived_before(connection, claim))
+    if result.outcome == Outcome.REJECTED or (row.auction_post and not in_doubt):
+        # A refusal, or an auction post that never reached its buyer: routing settles it at once.
         values |= {"status": DeliveryStatus.REJECTED, "completed_at": now}
         # Without the lease, a final answer still settles a delivery nobody settled yet.
         who = table.c.status == DeliveryStatus.PENDING
+    elif in_doubt:
+        # The buyer may have taken the lead: only the same buyer, asked again with the same
+        # webhook-id, can say. Until it does (or the bound passes), nobody else is posted the lead.
+        if now - as_utc(row.window_started_at) >= timedelta(seconds=settings.post_settle_seconds):
+            values |= {"status": DeliveryStatus.FAILED, "completed_at": now,
+                       "last_error": f"in doubt: no definite answer within {settings.post_settle_seconds} s; "
+                                     f"last: {values['last_error']}"}
+        else:
+            values |= {"next_attempt_at": now + settle_delay(row.attempt_count or 1)}
+        who = table.c.claim_token == claim.token
     else:
         if window_is_over(created_at=as_utc(row.window_started_at), now=now, settings=settings):
             values |= {"status": DeliveryStatus.FAILED, "completed_at": now}
@@ -266,6 +278,20 @@ def _complete_one(connection, completion: Completion, row, *, now: datetime, set
         who = table.c.claim_token == claim.token
     moved = connection.execute(update(table).where(table.c.id == claim.delivery_id, who).values(**values)).rowcount
     return values.get("status", DeliveryStatus.PENDING) if moved == 1 else None
+
+
+def settle_delay(attempt: int) -> timedelta:
+    """The wait before asking a buyer again about a post in doubt: 1, 2, 4 ... up to 30 seconds."""
+    return timedelta(seconds=min(2 ** max(attempt - 1, 0), 30))
+
+
+def _arrived_before(connection, claim: Claim) -> bool:
+    """Whether an earlier attempt of this delivery may have reached its receiver."""
+    earlier = connection.execute(
+        select(_attempts.c.outcome, _attempts.c.status_code, _attempts.c.error)
+        .where(_attempts.c.delivery_id == claim.delivery_id, _attempts.c.id != claim.attempt_id))
+    return any(may_have_arrived(outcome=row.outcome, status_code=row.status_code, error=row.error)
+               for row in earlier)
 
 
 def _describe_failure(result: SendResult) -> str | None:

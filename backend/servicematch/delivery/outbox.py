@@ -54,7 +54,8 @@ def enqueue_fixed_buyer(*, session: Session, lead: Lead, now: datetime) -> Deliv
 
 
 def enqueue_buyer_post(*, session: Session, lead: Lead, buyer_id: str, now: datetime) -> Delivery:
-    """The full lead to a buyer that won it in routing's auction (one attempt, no retries)."""
+    """The full lead to a buyer that won it in routing's auction: one attempt, sent again (same
+    webhook-id) only while its answer is in doubt (delivery.claims)."""
     return _queue(session, [_row(lead, TargetKind.BUYER_POST, f"buyer:{buyer_id}", now, buyer_id=buyer_id)])[0]
 
 

@@ -200,7 +200,10 @@ def _auction_post(*, delivery: Delivery, lead: Lead, settings: Settings, client:
     send = signed_post(client=client, url=buyer.post_url, body=body, secret=buyer.secret,
                        idempotency_key=lead.request_id, message_id=delivery.id, timestamp=timestamp,
                        allow_private=settings.private_webhooks_allowed)
-    post_seconds = settings.post_timeout_ms / 1000
+    # The first post keeps the auction's pace; a re-send settles a post in doubt, and may take as
+    # long as any delivery, since the lead waits for this buyer's answer either way.
+    post_seconds = (settings.post_timeout_ms / 1000 if delivery.attempt_count <= 1
+                    else settings.delivery_timeout_seconds)
     return lambda deadline: send(min(deadline, post_seconds))
 
 

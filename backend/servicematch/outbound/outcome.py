@@ -33,12 +33,38 @@ class SendResult:
     sent: bool = True
 
     @property
+    def may_have_arrived(self) -> bool:
+        return self.sent and may_have_arrived(outcome=self.outcome, status_code=self.status_code, error=self.error)
+
+    @property
     def endpoint_failed(self) -> bool:
         """Whether this answer counts towards pausing the endpoint (the circuit breaker)."""
         if not self.sent:
             return False
         redirected = self.status_code is not None and 300 <= self.status_code < 400
         return self.outcome == Outcome.RETRY or redirected
+
+
+# Errors of an attempt that never left: a connection that never opened (http_sender formats
+# errors as "<exception type>: <message>"), or a message the worker did not send.
+NEVER_LEFT = ("ConnectionRefusedError:", "ConnectionError: cannot resolve", "gaierror:",
+              "OSError: [Errno 101]", "OSError: [Errno 113]", "not sent:")
+
+
+def may_have_arrived(*, outcome: str, status_code: int | None, error: str | None) -> bool:
+    """Whether an attempt may have reached its receiver: it answered (whatever it answered), or the
+    request went out and no answer came (a timeout, a reset, a worker stopped mid-send). Not a
+    connection that never opened, nor a message that was never sent."""
+    if status_code is not None:
+        return True
+    return (outcome in (Outcome.RETRY, Outcome.UNKNOWN, Outcome.SENDING)
+            and not (error or "").startswith(NEVER_LEFT))
+
+
+def is_definite(status_code: int | None) -> bool:
+    """A receiver's answer that settles a post: a 2xx (taken) or a refusal (4xx other than 408 and
+    429). A 5xx, 408, 429 or no answer at all leaves it open: the receiver may have taken it."""
+    return status_code is not None and classify_http_status(status_code) != Outcome.RETRY
 
 
 # A message built and ready: given the seconds left for the attempt, it is sent once and answers;

@@ -43,8 +43,8 @@ NOTICE_ASKS = {
 DISCARD_ASKS = {
     REFUSED: "You did not buy this lead: you refused its post. Delete the consumer's details you received "
              "with it, do not contact them, and do not pass the details on.",
-    LATE: "You did not buy this lead: your answer to its post did not reach us within the post deadline, "
-          "so it was not sold to you, whatever you answered. Delete the consumer's details you received "
+    LATE: "You did not buy this lead: your answer to its post did not reach us in time, though we sent it "
+          "again with the same webhook-id, so it was not sold to you, whatever you answered. Delete the consumer's details you received "
           "with it, do not contact them, and do not pass the details on.",
 }
 

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from servicematch.delivery.models import Delivery, DeliveryAttempt, DeliveryStatus, TargetKind
 from servicematch.kernel import wakeup
 from servicematch.kernel.ids import new_id
-from servicematch.outbound.outcome import Outcome
+from servicematch.outbound.outcome import may_have_arrived
 
 LEAD = "lead"
 RECEIPT = "receipt"
@@ -35,9 +35,6 @@ NOTICE_KINDS = (REVOKED, DELETED, CORRECTED, DO_NOT_SELL, DISCARD)
 # Why a buyer is told to discard a lead.
 REFUSED = "refused"
 LATE = "late"
-# Errors of a connection that never opened: nothing of the post left (servicematch.outbound).
-_NEVER_CONNECTED = ("ConnectionRefusedError:", "ConnectionError: cannot resolve", "gaierror:",
-                    "OSError: [Errno 101]", "OSError: [Errno 113]")
 # The consumer's short e-mail naming a provider that accepted the lead's offer in the portal.
 ACCEPTED = "offer.accepted"
 
@@ -124,8 +121,7 @@ def post_answer(attempts) -> str | None:
         return REFUSED
     if codes:
         return LATE
-    if any(attempt.outcome in (Outcome.RETRY, Outcome.UNKNOWN, Outcome.SENDING)
-           and not (attempt.error or "").startswith(_NEVER_CONNECTED) for attempt in attempts):
+    if any(may_have_arrived(outcome=attempt.outcome, status_code=None, error=attempt.error) for attempt in attempts):
         return LATE
     return None
 

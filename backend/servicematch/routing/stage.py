@@ -7,9 +7,12 @@ The order that keeps a lead safe through a crash:
 3. one transaction records the bids and the outcome, writes the first posts (delivery rows) and
    marks the event done; only then does anything with personal data leave;
 4. each post's answer, once delivery has recorded it, is settled here: a sale, or the next bid.
-   At most one post of an exclusive lead is ever under way, and a post whose answer was lost is
-   sent again to the same buyer (same webhook-id), never to the next one, so an exclusive lead
-   is never sold twice;
+   At most one post of an exclusive lead is ever under way. A post whose answer is unknown (lost
+   in a crash, a timeout, a 5xx) is in doubt: delivery sends it again to the same buyer (same
+   webhook-id) until it answers definitely or SERVICEMATCH_POST_SETTLE_SECONDS pass, and the lead
+   goes to nobody else meanwhile; an exclusive post given up in doubt ends the auction, so an
+   exclusive lead is never sold twice. Every buyer that received the details counts towards the
+   three companies, whatever it answered;
 5. when nothing is left to post, the auction closes and the consent receipt is queued, naming
    exactly who received the consumer's details.
 """
@@ -36,7 +39,7 @@ from servicematch.kernel.ids import new_id
 from servicematch.outbound.http_sender import DeliveryClient
 from servicematch.privacy.actions import is_suppressed
 from servicematch.privacy.contacts import keys_of_lead
-from servicematch.privacy.notices import enqueue_discard
+from servicematch.privacy.notices import enqueue_discard, post_answers
 from servicematch.privacy.wiring import enqueue_receipt
 from servicematch.routing.auction import MAX_COMPANIES, Next, Offer, next_step
 from servicematch.routing.buyers import (
@@ -260,6 +263,10 @@ class RoutingStage:
         price = {offer.buyer_id: offer for offer in offers}
         recorded = {step.detail for step in steps if step.kind in (StepKind.ACCEPTED, StepKind.REFUSED)}
         at = _ms_since(lead)
+        unsold = [post for post in posts if post.status not in (DeliveryStatus.PENDING, DeliveryStatus.DELIVERED)]
+        # Buyers that saw the details and did not buy: they keep a company's seat (at most three).
+        answers = post_answers(session=session, delivery_ids=[post.id for post in unsold])
+        held = sum(answers[post.id] is not None for post in unsold)
         for post in posts:
             if post.status == DeliveryStatus.PENDING or post.id in recorded:
                 continue
@@ -272,6 +279,7 @@ class RoutingStage:
                 session.add(_step(lead.id, StepKind.ACCEPTED, buyer_id=post.buyer_id, cents=offer.cents,
                                   exclusive=offer.exclusive, detail=post.id, at_ms=at))
             else:
+                # A post given up in doubt (FAILED) is recorded as refused too: it is no sale.
                 session.add(_step(lead.id, StepKind.REFUSED, buyer_id=post.buyer_id, detail=post.id, at_ms=at,
                                   exclusive=offer.exclusive if offer else None))
                 # It got the full lead and did not buy it (a refusal, or an answer after the deadline):
@@ -286,7 +294,8 @@ class RoutingStage:
         step = next_step(
             offers=offers, mode=auction.mode, tried={post.buyer_id for post in posts},
             pending=sum(post.status == DeliveryStatus.PENDING for post in posts),
-            accepted=sum(post.status == DeliveryStatus.DELIVERED for post in posts),
+            accepted=sum(post.status == DeliveryStatus.DELIVERED for post in posts), held=held,
+            in_doubt=any(post.status == DeliveryStatus.FAILED for post in posts),
             fixed_seats=fixed, providers_routed=providers_routed)
         now = self.clock()
         if step.mode and auction.mode != step.mode and (step.post_to or auction.mode is None):

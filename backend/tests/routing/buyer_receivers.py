@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -19,6 +20,11 @@ class BuyerReceiver:
     ping_status: int = 200
     ping_delay: float = 0.0
     post_status: int = 200
+    # Answers to the first posts, in order, before post_status takes over (a 503 then a 200, say).
+    post_script: list[int] = field(default_factory=list)
+    # Called once a post is taken, before its answer is written (a test kills the sender there,
+    # so the buyer holds the lead and the sender never learns it).
+    on_post: Callable[[], None] | None = None
     pings: list[Received] = field(default_factory=list)
     posts: list[Received] = field(default_factory=list)
     port: int = field(default_factory=free_port)
@@ -44,8 +50,11 @@ class BuyerReceiver:
                     raw = answer if isinstance(answer, bytes) else json.dumps(answer).encode()
                     status = buyer.ping_status
                 else:
-                    buyer.posts.append(Received(self.path, dict(self.headers.items()), body, buyer.post_status))
-                    raw, status = b'{"ok":true}', buyer.post_status
+                    status = buyer.post_script.pop(0) if buyer.post_script else buyer.post_status
+                    buyer.posts.append(Received(self.path, dict(self.headers.items()), body, status))
+                    raw = b'{"ok":true}'
+                    if buyer.on_post is not None:
+                        buyer.on_post()
                 try:
                     self.send_response(status)
                     if 300 <= status < 400:

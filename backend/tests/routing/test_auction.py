@@ -89,17 +89,17 @@ def test_the_best_exclusive_bid_gets_the_lead_with_its_consent_proof_and_pings_c
 def test_a_refused_post_passes_the_lead_to_the_next_bid_and_only_the_taker_pays(
         make_lead, worker, buyers, add_buyer, session_factory):
     refuser = buyers(ping_answer={"bid": 50}, post_status=409)
-    failing = buyers(ping_answer={"bid": 45}, post_status=500)
+    invalid = buyers(ping_answer={"bid": 45}, post_status=422)
     taker = buyers(ping_answer={"bid": 30})
-    for name, receiver in (("Refuser", refuser), ("Failing", failing), ("Taker", taker)):
+    for name, receiver in (("Refuser", refuser), ("Invalid", invalid), ("Taker", taker)):
         add_buyer(name, receiver, exclusive=True)
     lead = make_lead()
     worker.run_until_idle()
 
     # One lead post each; the refusers then get a notice to discard it (an event: it has a "type").
-    lead_posts = [[post for post in receiver.posts if "type" not in post.json] for receiver in (refuser, failing, taker)]
+    lead_posts = [[post for post in receiver.posts if "type" not in post.json] for receiver in (refuser, invalid, taker)]
     assert [len(posts) for posts in lead_posts] == [1, 1, 1]
-    assert [post.json["type"] for post in refuser.posts + failing.posts if "type" in post.json] == ["lead.discard"] * 2
+    assert [post.json["type"] for post in refuser.posts + invalid.posts if "type" in post.json] == ["lead.discard"] * 2
     [sale] = sales_of(session_factory, lead.id)
     assert sale.price_cents == 3000
     with session_factory() as session:
