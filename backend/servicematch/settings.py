@@ -141,6 +141,9 @@ class Settings(BaseSettings):
     console_signin_failures_per_account: int = Field(default=5, ge=1)
     console_signin_failures_per_address: int = Field(default=20, ge=1)
     console_signin_window_seconds: int = Field(default=900, ge=1)
+    # A browser the operator signed in from before (its known-device cookie) is judged only by
+    # its own failures, this many in the window, not by the account's lockout strangers caused.
+    console_signin_failures_per_device: int = Field(default=5, ge=1)
     # Provider portal (/pro): its own sessions (longer than the console's: providers answer from a
     # phone during the day) and its own sign-in throttle; applications to join per address an hour.
     portal_session_idle_minutes: int = Field(default=12 * 60, ge=1)
@@ -148,6 +151,8 @@ class Settings(BaseSettings):
     portal_signin_failures_per_account: int = Field(default=5, ge=1)
     portal_signin_failures_per_address: int = Field(default=20, ge=1)
     portal_signin_window_seconds: int = Field(default=900, ge=1)
+    # The portal's known devices: their own failures in the window, as the console's.
+    portal_signin_failures_per_device: int = Field(default=5, ge=1)
     partner_application_rate_limit: int = Field(default=5, ge=1)
     # How long a provider in review mode has to accept an offer before it expires and the lead may
     # be offered to the next matching provider.
@@ -175,7 +180,7 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _refuse_unsafe_production(self) -> Settings:
-        problems = [*self._malformed_buyer_secret(),
+        problems = [*self._short_lease(), *self._malformed_buyer_secret(),
                     *(self.production_problems() if self.environment == "production" else [])]
         if problems:
             raise ValueError("\n".join(problems))
@@ -208,6 +213,16 @@ class Settings(BaseSettings):
         if self.site_origin.rstrip("/") == DEFAULT_SITE_ORIGIN:
             return [("SERVICEMATCH_SITE_ORIGIN must be set to the site's public origin in production "
                     "(for example https://www.example.com): canonical links and the sitemap use it")]
+        return []
+
+    def _short_lease(self) -> list[str]:
+        # In every environment, and the worker's own rule (delivery/worker.py): refused there, the
+        # site would start and take leads while its worker died at every restart.
+        if self.delivery_lease_seconds <= self.delivery_timeout_seconds:
+            return [(f"SERVICEMATCH_DELIVERY_LEASE_SECONDS ({self.delivery_lease_seconds}) must exceed "
+                     f"SERVICEMATCH_DELIVERY_TIMEOUT_SECONDS ({self.delivery_timeout_seconds:g}): a delivery is "
+                     "claimed for the lease, and one claimed for less than an attempt may take could be sent "
+                     "again by another worker while the first is still sending it")]
         return []
 
     def _malformed_buyer_secret(self) -> list[str]:
@@ -245,6 +260,12 @@ class Settings(BaseSettings):
                          "lead submissions are accepted without a bot check")
         if self.buyer_url and not self.buyer_name:
             found.append(UNNAMED_BUYER)
+        if self.environment == "production" and self.allow_private_webhooks:
+            # Allowed for receivers on a private network, but it also opens this machine and its
+            # network to whatever URL a provider's webhook names.
+            found.append("SERVICEMATCH_ALLOW_PRIVATE_WEBHOOKS is true in production: deliveries may go to plain "
+                         "http:// URLs and to private, loopback and link-local addresses (this machine, its "
+                         "network, cloud metadata)")
         return found
 
     def _unsafe_buyer(self) -> list[str]:

@@ -50,3 +50,23 @@ def test_a_host_given_on_the_command_line_is_used_and_any_address_means_this_mac
 def test_a_site_origin_set_explicitly_is_kept(served):
     origin, _ = served(PORT="9000", SERVICEMATCH_SITE_ORIGIN="https://leads.example.com")
     assert origin == "https://leads.example.com"
+
+
+def test_serve_refuses_a_lease_no_longer_than_the_delivery_timeout_before_serving(monkeypatch, tmp_path):
+    """Before, the site started and took leads while its worker died at every restart."""
+    calls: list[dict] = []
+    monkeypatch.chdir(tmp_path)  # no .env here
+    monkeypatch.setenv("SERVICEMATCH_DATABASE_URL", f"sqlite:///{tmp_path / 'db.sqlite'}")
+    monkeypatch.setenv("SERVICEMATCH_DELIVERY_LEASE_SECONDS", "5")
+    monkeypatch.setenv("SERVICEMATCH_DELIVERY_TIMEOUT_SECONDS", "10")
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: calls.append(kwargs))
+    get_settings.cache_clear()
+    try:
+        result = CliRunner().invoke(main, ["serve", "--no-migrate"])
+    finally:
+        get_settings.cache_clear()
+    assert result.exit_code == 1 and calls == []
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    listed = result.output.split("the configuration is not valid:\n", 1)[1].splitlines()
+    assert [line.split()[0] for line in listed] == ["SERVICEMATCH_DELIVERY_LEASE_SECONDS"]
+    assert "must exceed SERVICEMATCH_DELIVERY_TIMEOUT_SECONDS (10)" in listed[0]

@@ -147,6 +147,47 @@ def test_unreadable_values_and_production_rules_are_listed_together(monkeypatch)
     assert "not base64!" not in str(refused.value)
 
 
+
+LEASE = "SERVICEMATCH_DELIVERY_LEASE_SECONDS"
+
+
+@pytest.mark.parametrize("environment", ["development", "test", "production"])
+@pytest.mark.parametrize(("lease", "timeout"), [(5, 10), (10, 10), (10, 10.5)])
+def test_a_lease_no_longer_than_the_delivery_timeout_is_refused_at_start_in_every_environment(
+        environment, lease, timeout):
+    # The worker refuses it (delivery/worker.py): the server started, took leads, and its worker
+    # died at each restart. Now it is one line among the other settings' problems.
+    with pytest.raises(SettingsError) as refused:
+        load_settings(environment=environment, secret_key=STRONG, data_key=PRODUCTION_KEY, smtp_host=MAIL,
+                      site_origin=PRODUCTION_ORIGIN, delivery_lease_seconds=lease, delivery_timeout_seconds=timeout)
+    assert refused.value.problems == [
+        (f"{LEASE} ({lease}) must exceed SERVICEMATCH_DELIVERY_TIMEOUT_SECONDS ({timeout:g}): a delivery is claimed "
+         "for the lease, and one claimed for less than an attempt may take could be sent again by another worker "
+         "while the first is still sending it")]
+
+
+def test_a_lease_longer_than_the_delivery_timeout_starts():
+    settings = Settings(environment="development", delivery_lease_seconds=11, delivery_timeout_seconds=10.5)
+    assert (settings.delivery_lease_seconds, settings.delivery_timeout_seconds) == (11, 10.5)
+
+
+def test_a_short_lease_is_listed_with_the_production_problems():
+    with pytest.raises(SettingsError) as refused:
+        load_settings(environment="production", secret_key="short", delivery_lease_seconds=5,
+                      delivery_timeout_seconds=10)
+    names = [line.split()[0] for line in refused.value.problems]
+    assert names == [LEASE, "SERVICEMATCH_DATA_KEY", "SERVICEMATCH_SECRET_KEY", "SERVICEMATCH_SITE_ORIGIN",
+                     "SERVICEMATCH_SMTP_HOST"]
+
+
+def test_private_webhooks_allowed_in_production_are_named_among_the_weaknesses():
+    [named] = [w for w in production(allow_private_webhooks=True).weaknesses() if "PRIVATE_WEBHOOKS" in w]
+    assert named.startswith("SERVICEMATCH_ALLOW_PRIVATE_WEBHOOKS is true in production")
+    for quiet in (production(), production(allow_private_webhooks=False),
+                  Settings(environment="development", allow_private_webhooks=True), Settings(environment="test")):
+        assert not any("PRIVATE_WEBHOOKS" in w for w in quiet.weaknesses())
+
+
 def test_unknown_variables_with_the_prefix_are_named_with_a_likely_meaning():
     warnings = unknown_variables({"SERVICEMATCH_ENV": "production", "SERVICEMATCH_SUBMIT_RATE_LIMT": "5",
                                   "SERVICEMATCH_BRAND_NAME": "x", "servicematch_site_origin": "x",

@@ -1,4 +1,5 @@
-"""What signing in stores for both kinds of account: the columns of a session row, and the audit log."""
+"""What signing in stores for both kinds of account: the columns of a session row, the audit log,
+and the e-mailed sign-in links."""
 
 from __future__ import annotations
 
@@ -55,6 +56,28 @@ class AuditEntry(Base):
     target: Mapped[str] = mapped_column(String(254), default="")
     ip: Mapped[str] = mapped_column(String(45), default="")
     detail: Mapped[dict] = mapped_column(JSON, default=dict)
+
+
+class SignInLink(Base):
+    """An e-mailed one-time sign-in link, for a console or a portal account (`surface`).
+
+    Only a hash of the link's token is stored. No foreign key: the two surfaces keep their accounts
+    in tables of their own; a link whose account is gone is refused like a spent one.
+    """
+
+    __tablename__ = "signin_links"
+    __table_args__ = (
+        # Links sent lately to one account (a few an hour) and its outstanding ones.
+        Index("ix_signin_links_surface_account_created", "surface", "account_id", "created_at"),
+    )
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    surface: Mapped[str] = mapped_column(String(16))
+    account_id: Mapped[str] = mapped_column(String(36))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 def add_audit_entry(session, *, action: str, actor_id: str | None, actor_email: str, ip: str,

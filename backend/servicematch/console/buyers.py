@@ -18,7 +18,7 @@ from servicematch.errors import ServiceMatchError
 from servicematch.intake.models import ConsentRecord, Lead
 from servicematch.intake.payload import consent_proof
 from servicematch.kernel.clock import utcnow
-from servicematch.kernel.numbers import Number, WholeNumber
+from servicematch.kernel.numbers import Number, whole_number
 from servicematch.outbound.http_sender import DeliveryClient, encode_body, post_signed
 from servicematch.outbound.outcome import SendResult
 from servicematch.routing import buyers as directory
@@ -46,7 +46,7 @@ class BuyerFields(BaseModel):
     states: list[str] | None = Field(default=None, max_length=60)
     zips: list[str] | None = Field(default=None, max_length=5000)
     exclusive: bool | None = None
-    dailyCap: WholeNumber | None = Field(default=None, ge=0, le=1_000_000)
+    dailyCap: whole_number(le=1_000_000) | None = None
     monthlyBudget: Number | None = None
     hours: str | None = Field(default=None, max_length=120)
     secret: str | None = Field(default=None, max_length=200)

@@ -16,10 +16,10 @@ from servicematch.console.paging import day_start
 from servicematch.console.shapes import Shape
 from servicematch.delivery.email_sender import send_email
 from servicematch.delivery.models import Delivery, DeliveryEndpoint, Provider
-from servicematch.delivery.schemas import ProviderCreate, ProviderUpdate
+from servicematch.delivery.schemas import MAX_LEAD_PRICE_CENTS, ProviderCreate, ProviderUpdate
 from servicematch.errors import ServiceMatchError
 from servicematch.kernel.clock import utcnow
-from servicematch.kernel.numbers import Number, WholeNumber
+from servicematch.kernel.numbers import Number, whole_number
 from servicematch.kernel.webhook_events import event_envelope
 from servicematch.outbound.http_sender import DeliveryClient, encode_body, post_signed
 from servicematch.portal.models import ProviderAccount
@@ -45,12 +45,13 @@ class ProviderFields(BaseModel):
     states: list[str] | None = Field(default=None, max_length=60)
     zips: list[str] | None = Field(default=None, max_length=5000)
     radiusMiles: Number | None = None
-    dailyCap: WholeNumber | None = None
+    # The directory's ranges, in the schema too (a number past its column was a 500).
+    dailyCap: whole_number(ge=1) | None = None
     active: bool | None = None
     # Cents one accepted lead costs (null: the service's list price); credits a month, as a percent
     # of the month's accepted leads (portal/credits.py).
-    leadPriceCents: WholeNumber | None = None
-    creditCapPercent: WholeNumber | None = None
+    leadPriceCents: whole_number(ge=1, le=MAX_LEAD_PRICE_CENTS) | None = None
+    creditCapPercent: whole_number(le=100) | None = None
 
 
 class ConsoleProvider(Shape):

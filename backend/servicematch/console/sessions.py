@@ -1,4 +1,7 @@
-"""Console sign-in sessions: access/sessions.py's rules, on the operators' own table and cookie."""
+"""Console sign-in sessions: access/sessions.py's rules, on the operators' own table and cookie.
+
+The known-device cookie (access/devices.py, sm_console_device) goes only to the sign-in calls.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from datetime import datetime, timedelta
 from sqlalchemy.orm import Session
 
 from servicematch.access import sessions as shared
+from servicematch.access.devices import DeviceCookie
 from servicematch.access.sessions import SessionKind
 from servicematch.console.models import Operator, OperatorSession
 from servicematch.settings import Settings
@@ -17,6 +21,10 @@ CONSOLE = SessionKind(table=OperatorSession, account=Operator, owner="operator_i
                       cookie_name=COOKIE_NAME, cookie_path="/")
 
 CSRF_HEADER = shared.CSRF_HEADER
+# The console's e-mailed sign-in links (access/links.py) and known devices, apart from the portal's.
+SIGNIN_SURFACE = "console"
+CONSOLE_DEVICE = DeviceCookie(name="sm_console_device", path="/api/console/session",
+                              key_purpose="console known device")
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,11 @@ CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]"
 CONTROL_CHARACTERS_BUT_LINES = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 # The date dropdowns offer the current year and 100 earlier (spec section 9).
 DATE_YEARS_BACK = 100
+# A month a request names ("2026-11", a statement's): none before the service's records could
+# start, none past the end of next year. A month near year 9999 has no month after it (a
+# statement ends where the next begins), and one that far out is a typo anyway.
+MONTH_PATTERN = re.compile(r"([0-9]{4})-(0[1-9]|1[0-2])")
+EARLIEST_MONTH = date(2000, 1, 1)
 ADULT_AGE = 18
 
 INVALID_EMAIL = "Invalid email format"
@@ -152,6 +157,28 @@ def parse_date(value: str, *, today: date) -> date | None:
     if parsed > today or parsed.year < today.year - DATE_YEARS_BACK:
         return None
     return parsed
+
+
+def latest_month(*, today: date) -> date:
+    """The first day of the last month a request may name: December of next year."""
+    return date(today.year + 1, 12, 1)
+
+
+def month_message(*, today: date) -> str:
+    return f"Give the month as YYYY-MM, from {EARLIEST_MONTH:%Y-%m} to {latest_month(today=today):%Y-%m}."
+
+
+def parse_month(value: str, *, today: date) -> date | None:
+    """The first day of a "YYYY-MM" month from 2000-01 to December of next year, else None."""
+    found = MONTH_PATTERN.fullmatch(value)
+    if not found:
+        return None
+    year, month = int(found.group(1)), int(found.group(2))
+    last = latest_month(today=today)
+    # Compared before a date is made: year 0 has none.
+    if not (EARLIEST_MONTH.year, EARLIEST_MONTH.month) <= (year, month) <= (last.year, last.month):
+        return None
+    return date(year, month, 1)
 
 
 def age_on(birth: date, *, today: date) -> int:

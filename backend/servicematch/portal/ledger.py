@@ -7,7 +7,6 @@ with the opening balance plus the month's charges plus its credits (a negative s
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
 
@@ -16,14 +15,13 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from servicematch.errors import ServiceMatchError
+from servicematch.inbound import validation
 from servicematch.intake.models import Lead
 from servicematch.kernel.clock import as_utc
 from servicematch.kernel.csv_text import csv_line, dollars
 from servicematch.portal.models import CreditRequest
 from servicematch.routing.models import LedgerEntry, LedgerKind
 
-MONTH = re.compile(r"([0-9]{4})-(0[1-9]|1[0-2])")
-BAD_MONTH = "Give the month as YYYY-MM, for example 2026-11."
 CSV_COLUMNS = ("date", "description", "kind", "amount", "running balance")
 
 
@@ -62,13 +60,16 @@ def next_month(start: datetime) -> datetime:
 
 
 def parse_month(text: str | None, now: datetime) -> datetime:
-    """The first moment of "YYYY-MM" (this month when not given); a 422 naming `month` otherwise."""
+    """The first moment of "YYYY-MM" (this month when not given); a 422 naming `month` for anything
+    else, a month before 2000 or after next year included (inbound/validation.py)."""
     if not text:
         return month_start(now)
-    found = MONTH.fullmatch(text)
-    if not found or int(found.group(1)) < 2000:
-        raise ServiceMatchError(BAD_MONTH, fields={"month": BAD_MONTH}, status_code=422)
-    return datetime(int(found.group(1)), int(found.group(2)), 1, tzinfo=UTC)
+    today = now.astimezone(UTC).date()
+    first = validation.parse_month(text, today=today)
+    if first is None:
+        message = validation.month_message(today=today)
+        raise ServiceMatchError(message, fields={"month": message}, status_code=422)
+    return datetime(first.year, first.month, 1, tzinfo=UTC)
 
 
 def _sum(db: Session, *conditions) -> int:

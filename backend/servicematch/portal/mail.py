@@ -1,4 +1,5 @@
-"""The portal's e-mails: confirm an application's address, an invitation, a password link, a refusal.
+"""The portal's e-mails: confirm an application's address, an invitation, a password link, a
+sign-in link, a refusal.
 
 Links carry their token after '#': browsers never send a fragment to a server, so it stays out of
 logs and Referer headers; the page reads it and posts it. Nothing here logs a message's text.
@@ -10,6 +11,7 @@ import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
+from servicematch.access import links
 from servicematch.kernel.ids import new_id
 from servicematch.mail.transport import new_message, send_message
 from servicematch.outbound.outcome import SendResult
@@ -67,6 +69,11 @@ def password_link(settings: Settings, *, token: str, first: bool) -> tuple[str, 
             (f"Someone asked to {what} for the {brand} provider portal with this e-mail address.\n\n"
              f"To {what}, open this link:\n{link(settings, 'reset', token)}\n\n"
              "The link works once, for 1 hour. If you did not ask, ignore this e-mail: your password stays as it is.\n"))
+
+
+def signin_link(settings: Settings, *, token: str) -> tuple[str, str]:
+    """A one-time sign-in link for an account locked by failed sign-ins (access/links.py)."""
+    return links.message(settings.brand_name, place="provider portal", url=link(settings, "sign-in-link", token))
 
 
 def refusal(settings: Settings, *, business_name: str, reason: str) -> tuple[str, str]:

@@ -20,7 +20,7 @@ from servicematch.delivery.ratings import provider_ratings
 from servicematch.delivery.schemas import ProviderUpdate
 from servicematch.errors import ServiceMatchError
 from servicematch.intake.schemas import text
-from servicematch.kernel.numbers import Number, WholeNumber
+from servicematch.kernel.numbers import Number, whole_number
 from servicematch.portal import rules
 from servicematch.portal.licences import licences_needed
 from servicematch.routing.hours import DAYS, HoursError, parse_hours
@@ -100,7 +100,7 @@ class ProviderProfileChanges(BaseModel):
     radiusMiles: Number | None = None
     states: list[text(4)] | None = Field(default=None, max_length=60)
     hours: ProviderHours | None = None
-    dailyCap: WholeNumber | None = Field(default=None, ge=1, le=MAX_DAILY_CAP)
+    dailyCap: whole_number(ge=1, le=MAX_DAILY_CAP) | None = None
     weeklyBudget: Number | None = Field(default=None, ge=1, le=MAX_WEEKLY_BUDGET)
     autoAccept: bool | None = None
     exclusiveLeads: bool | None = None

@@ -1,8 +1,9 @@
 """The portal's API under /api/pro (the page itself is /pro, frontend/pro.html).
 
-Signing in, out and back (a one-time link sets the password) need no session; every other call
-needs the portal's session, and every one of those that changes something its CSRF token
-(portal/auth.py). A provider's data lives under /providers/{provider_id}: its own id only.
+Signing in, out and back (a one-time link sets the password, an e-mailed one signs in a locked
+account's owner) need no session; every other call needs the portal's session, and every one of
+those that changes something its CSRF token (portal/auth.py). A provider's data lives under
+/providers/{provider_id}: its own id only.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from servicematch.access import passwords
+from servicematch.access import devices, links, passwords
 from servicematch.access.models import add_audit_entry
 from servicematch.access.sessions import (
     clear_session_cookie,
@@ -23,7 +24,13 @@ from servicematch.access.sessions import (
     open_session,
     set_session_cookie,
 )
-from servicematch.access.throttle import Throttle, enforce_signin_throttle
+from servicematch.access.throttle import (
+    DEVICE,
+    LINK,
+    Throttle,
+    enforce_signin_throttle,
+    own_failures_wait,
+)
 from servicematch.catalog.loader import CatalogDep
 from servicematch.delivery.models import Provider
 from servicematch.deps import SessionDep, SessionFactoryDep, SettingsDep, install_part, part_of
@@ -37,7 +44,7 @@ from servicematch.errors import (
 from servicematch.inbound.ratelimit import SlidingWindowLimiter, counted_always, limit_store_of
 from servicematch.intake.schemas import text
 from servicematch.kernel.clock import utcnow
-from servicematch.portal import accounts, profile
+from servicematch.portal import accounts, mail, profile
 from servicematch.portal.auth import OwnProvider, SignedInProvider, request_ip
 from servicematch.portal.invitations import find_account
 from servicematch.portal.models import ProviderAccount
@@ -47,11 +54,13 @@ from servicematch.portal.router_join import router as join_router
 from servicematch.portal.router_money import router as money_router
 from servicematch.portal.router_offers import router as offers_router
 from servicematch.portal.router_reviews import install_reviews
-from servicematch.portal.sessions import API_PREFIX, PORTAL
+from servicematch.portal.sessions import API_PREFIX, PORTAL, PORTAL_DEVICE, SIGNIN_SURFACE
 from servicematch.settings import Settings
 
 WRONG_CREDENTIALS = "The e-mail address or password is not right."
 CODE_NEEDED = "Enter the 6-digit code from your authenticator app."
+LINK_ASKED = ("If {email} is the address of an account locked by failed sign-in attempts, we sent it a sign-in "
+              "link. The link works once, for 15 minutes; check your spam folder if it does not arrive.")
 
 
 class Action:
@@ -64,6 +73,10 @@ class Action:
     RESUME = "portal.resume"
     TOTP_ON = "portal.totp.on"
     TOTP_OFF = "portal.totp.off"
+    # A known device signed in while strangers' failures kept the account locked for everyone else.
+    KNOWN_DEVICE = "portal.signin.known_device"
+    LINK_SENT = "portal.signin.link_sent"
+    LINK_USED = "portal.signin.link_used"
 
 
 NOT_FOUND_NO_BODY = {404: {"description": "Not this account's provider, or none: no body at all"}}
@@ -90,6 +103,17 @@ class PortalChoosePassword(BaseModel):
 
 class PortalForgot(BaseModel):
     email: text(254, min_length=1)
+
+
+class PortalLinkAsk(BaseModel):
+    email: text(254, min_length=1)
+
+
+class PortalLinkSignIn(BaseModel):
+    """Signing in with an e-mailed sign-in link (the token from its fragment)."""
+
+    token: text(200, min_length=1)
+    totp: str | None = Field(default=None, max_length=12)
 
 
 class PortalAccount(BaseModel):
@@ -124,7 +148,8 @@ class PortalPasswordCheck(BaseModel):
 def portal_throttle(settings: Settings) -> Throttle:
     return Throttle(failure_action=Action.SIGN_IN_FAILED, per_account=settings.portal_signin_failures_per_account,
                     per_address=settings.portal_signin_failures_per_address,
-                    window=timedelta(seconds=settings.portal_signin_window_seconds))
+                    window=timedelta(seconds=settings.portal_signin_window_seconds),
+                    per_device=settings.portal_signin_failures_per_device)
 
 
 def _answer(settings: Settings, account: ProviderAccount, provider_name: str, csrf: str) -> PortalSession:
@@ -133,7 +158,7 @@ def _answer(settings: Settings, account: ProviderAccount, provider_name: str, cs
 
 
 def _signed_in(db, settings: Settings, request: Request, account: ProviderAccount) -> JSONResponse:
-    """Start a session for the account; the answer sets its cookie."""
+    """Start a session for the account; the answer sets its cookie, and marks the browser a known device."""
     token, _row = open_session(db, PORTAL, owner_id=account.id, ip=request_ip(request),
                                user_agent=request.headers.get("user-agent", ""),
                                lifetime=timedelta(hours=settings.portal_session_max_hours))
@@ -144,7 +169,16 @@ def _signed_in(db, settings: Settings, request: Request, account: ProviderAccoun
     answer = _answer(settings, account, provider.name if provider else "", csrf_token_for(settings, PORTAL, token))
     response = JSONResponse(answer.model_dump())
     set_session_cookie(response, PORTAL, token, max_age=settings.portal_session_max_hours * 3600, settings=settings)
+    devices.remember(response, settings, PORTAL_DEVICE, account_id=account.id, now=utcnow())
     return response
+
+
+def _known_device(request: Request, settings: Settings, account: ProviderAccount | None, now) -> str | None:
+    """The device's name when the browser holds this account's known-device cookie."""
+    if account is None:
+        return None
+    return devices.recognised(settings, PORTAL_DEVICE, request.cookies.get(PORTAL_DEVICE.name), account_id=account.id,
+                              not_before=account.password_changed_at, now=now)
 
 
 def _refused(message: str, *, totp_required: bool = False) -> JSONResponse:
@@ -157,13 +191,16 @@ def _refused(message: str, *, totp_required: bool = False) -> JSONResponse:
 @router.post("/session", response_model=PortalSession, summary="Sign in (e-mail, password and, with TOTP on, a code)")
 def sign_in(data: PortalSignIn, request: Request, db: SessionDep, settings: SettingsDep) -> Response:
     ip, email, now = request_ip(request), passwords.normalise_email(data.email), utcnow()
-    enforce_signin_throttle(db, portal_throttle(settings), email=email, ip=ip, now=now)
     account = find_account(db, email)
+    device = _known_device(request, settings, account, now)
+    past_lockout = enforce_signin_throttle(db, portal_throttle(settings), email=email, ip=ip, now=now, device=device)
+    # A known device's failures name it: they count against it, as well as against the account.
+    through = {DEVICE: device} if device else {}
     # password_matches runs Argon2 even for an unknown e-mail, so the answer time does not tell.
     if not accounts.password_matches(account, data.password):
         named = account.email if account is not None else ""
         add_audit_entry(db, action=Action.SIGN_IN_FAILED, actor_id=None, actor_email=named, ip=ip, target=named,
-                        detail={"reason": "credentials" if named else "unknown account"})
+                        detail={"reason": "credentials" if named else "unknown account", **through})
         db.commit()
         return _refused(WRONG_CREDENTIALS)
     if account.totp_secret is not None:
@@ -171,9 +208,12 @@ def sign_in(data: PortalSignIn, request: Request, db: SessionDep, settings: Sett
             return _refused(CODE_NEEDED, totp_required=True)
         if not accounts.verify_totp(settings, account, data.totp):
             add_audit_entry(db, action=Action.SIGN_IN_FAILED, actor_id=None, actor_email=email, ip=ip, target=email,
-                            detail={"reason": "totp"})
+                            detail={"reason": "totp", **through})
             db.commit()
             return _refused(accounts.WRONG_CODE, totp_required=True)
+    if past_lockout:
+        add_audit_entry(db, action=Action.KNOWN_DEVICE, actor_id=account.id, actor_email=account.email, ip=ip,
+                        target=account.email, detail=through)
     return _signed_in(db, settings, request, account)
 
 
@@ -219,6 +259,62 @@ def choose_password(data: PortalChoosePassword, request: Request, db: SessionDep
              summary="Mail a link to choose a new password (the same answer whether or not the address is known)")
 async def forgot_password(data: PortalForgot, settings: SettingsDep, factory: SessionFactoryDep) -> PartnerMessage:
     return PartnerMessage(message=await run_in_threadpool(accounts.forgot_password, factory, settings, data.email))
+
+
+@router.post("/session/link", status_code=202, response_model=PartnerMessage, dependencies=[_link_limit],
+             summary="Mail a sign-in link to an account locked by failed sign-ins (the same answer for any address)")
+async def ask_for_signin_link(data: PortalLinkAsk, request: Request, settings: SettingsDep,
+                              factory: SessionFactoryDep) -> PartnerMessage:
+    email, ip, now = passwords.normalise_email(data.email), request_ip(request), utcnow()
+    # After the answer, on the mail thread: a known and an unknown address answer alike, in time too.
+    mail.run_later(lambda: _mail_signin_link(factory, settings, email=email, ip=ip, now=now))
+    return PartnerMessage(message=LINK_ASKED.format(email=email))
+
+
+def _mail_signin_link(factory, settings: Settings, *, email: str, ip: str, now) -> None:
+    issued = links.issue_when_locked(factory, surface=SIGNIN_SURFACE, throttle=portal_throttle(settings),
+                                     find=find_account, sent_action=Action.LINK_SENT, email=email, ip=ip, now=now)
+    if issued is not None:
+        subject, text = mail.signin_link(settings, token=issued.token)
+        mail.send_now(settings, to=issued.email, subject=subject, text=text)
+
+
+@router.post("/session/link/use", response_model=PortalSession, dependencies=[_link_limit],
+             responses={410: {"model": ErrorBody, "description": "The link expired or was used already"}},
+             summary="Sign in with an e-mailed sign-in link's token (and, with TOTP on, a code)")
+def sign_in_by_link(data: PortalLinkSignIn, request: Request, db: SessionDep, settings: SettingsDep) -> Response:
+    ip, now = request_ip(request), utcnow()
+    link = links.redeem(db, data.token, surface=SIGNIN_SURFACE, now=now)
+    account = db.get(ProviderAccount, link.account_id)
+    if account is None or not account.active or account.password_hash is None:
+        raise links.spent()
+    if account.totp_secret is not None:
+        refused = _link_code_refused(db, settings, account, link_id=link.id, code=data.totp, ip=ip, now=now)
+        if refused is not None:
+            return refused
+    links.void_outstanding(db, surface=SIGNIN_SURFACE, account_id=account.id, now=now)
+    add_audit_entry(db, action=Action.LINK_USED, actor_id=account.id, actor_email=account.email, ip=ip,
+                    target=account.email)
+    return _signed_in(db, settings, request, account)
+
+
+def _link_code_refused(db, settings: Settings, account: ProviderAccount, *, link_id: str, code: str | None, ip: str,
+                       now) -> JSONResponse | None:
+    """None when the code is right; else the refusal. The link stays good for the right code, for
+    a few wrong ones: past the device limit it is spent, so a link is no way to guess codes."""
+    email = account.email
+    if own_failures_wait(db, portal_throttle(settings), email=email, through=link_id, key=LINK, now=now) > 0:
+        db.commit()  # spent by redeem
+        raise links.spent()
+    if not code:
+        return _refused(CODE_NEEDED, totp_required=True)  # not committed: the link is not spent
+    if accounts.verify_totp(settings, account, code):
+        return None
+    db.rollback()
+    add_audit_entry(db, action=Action.SIGN_IN_FAILED, actor_id=None, actor_email=email, ip=ip, target=email,
+                    detail={"reason": "totp", LINK: link_id})
+    db.commit()
+    return _refused(accounts.WRONG_CODE, totp_required=True)
 
 
 @router.get("/providers/{provider_id}", response_model=profile.ProviderProfile, responses=NOT_FOUND_NO_BODY,

@@ -19,7 +19,8 @@ from servicematch.portal.auth import OwnProvider
 
 CREDIT_REQUEST = "portal.credit.request"
 NOT_FOUND_NO_BODY = {404: {"description": "Not this account's provider or offer, or none: no body at all"}}
-MONTH = Query(default="", max_length=7, description="YYYY-MM (UTC); this month when empty")
+MONTH = Query(default="", max_length=7,
+              description="YYYY-MM (UTC), from 2000-01 to December of next year; this month when empty")
 
 # Included in the portal's router (portal/router.py), under its /api/pro.
 router = APIRouter(prefix="/providers/{provider_id}", responses=NOT_FOUND_NO_BODY)

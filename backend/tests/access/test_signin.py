@@ -103,7 +103,8 @@ def test_failures_per_account_are_throttled_even_for_the_right_password(client, 
     answer = client.post("/api/console/session", json={"email": email, "password": PASSWORD})
     assert answer.status_code == 429
     assert int(answer.headers["Retry-After"]) > 0
-    assert "Too many failed sign-in attempts. Try again in 15 minutes." == answer.json()["error"]
+    assert answer.json()["error"] == ("Too many failed sign-in attempts. Try again in 15 minutes, "
+                                      "or have a sign-in link e-mailed to you.")
 
 
 def test_failures_per_address_are_throttled_across_accounts(client, add_operator):

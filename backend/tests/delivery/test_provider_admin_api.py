@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
 
 from servicematch.app import create_app
@@ -121,3 +122,26 @@ def test_repeated_wrong_tokens_answer_429_even_to_the_right_one(app, settings):
 def test_the_right_token_is_not_counted(client):
     for _ in range(15):
         assert client.get("/api/admin/providers", headers=AUTH).status_code == 200
+
+
+# Past SQLite's 64-bit integers, and past PostgreSQL's 32-bit INTEGER column: both were 500s that
+# could leave the database connection broken.
+@pytest.mark.parametrize("value", [2**64, 2**31])
+def test_a_daily_cap_past_its_column_is_a_422_naming_it_and_the_api_goes_on(client, value):
+    added = client.post("/api/admin/providers", json={**PROVIDER, "services": ["hvac"], "daily_cap": value},
+                        headers=AUTH)
+    assert added.status_code == 422, added.text
+    assert list(added.json()["fields"]) == ["daily_cap"]
+    assert client.get("/api/admin/providers", headers=AUTH).json() == []
+    provider = _added(client)
+    changed = client.patch(f"/api/admin/providers/{provider['id']}", json={"daily_cap": value}, headers=AUTH)
+    assert changed.status_code == 422, changed.text
+    assert list(changed.json()["fields"]) == ["daily_cap"]
+    assert client.get(f"/api/admin/providers/{provider['id']}", headers=AUTH).json() == provider
+
+
+def test_a_daily_cap_sent_as_a_string_is_refused(client):
+    added = client.post("/api/admin/providers", json={**PROVIDER, "services": ["hvac"], "daily_cap": "10"},
+                        headers=AUTH)
+    assert added.status_code == 422, added.text
+    assert list(added.json()["fields"]) == ["daily_cap"]

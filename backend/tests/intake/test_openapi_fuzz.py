@@ -35,6 +35,8 @@ BEYOND_THE_SCHEMA = {
     # a stop link's token must carry a valid signature
     "POST /api/privacy/stop": "signed token", "POST /api/privacy/stop/preview": "signed token",
     "POST /api/privacy/one-click": "signed token",
+    # a sign-in link's one-time token must be one that was mailed
+    "POST /api/pro/session/link/use": "one-time token", "POST /api/console/session/link/use": "one-time token",
     # either an e-mail address or a phone number (the schema has both optional)
     "POST /api/privacy/requests": "e-mail or phone",
     # the same catalogue rules as the admin API's

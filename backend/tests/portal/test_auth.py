@@ -18,7 +18,8 @@ from servicematch.portal.models import PortalToken, ProviderSession
 from servicematch.portal.sessions import COOKIE_NAME
 
 # Calls made before there is a session: each carries its own proof (credentials or a link's token).
-BEFORE_SIGN_IN = {("POST", "/api/pro/session"), ("POST", "/api/pro/password"), ("POST", "/api/pro/password/forgot")}
+BEFORE_SIGN_IN = {("POST", "/api/pro/session"), ("POST", "/api/pro/password"), ("POST", "/api/pro/password/forgot"),
+                  ("POST", "/api/pro/session/link"), ("POST", "/api/pro/session/link/use")}
 
 
 def _audit(app, prefix: str = "portal.") -> list[tuple[str, str]]:

@@ -7,6 +7,7 @@ import csv
 import io
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from money_support import accept_offer, store_lead
 from sqlalchemy import select
 
@@ -96,6 +97,30 @@ def test_a_month_is_given_as_yyyy_mm(provider):
             answer = pro.http.get(f"/api/pro{pro.me}{path}", params={"month": bad})
             assert answer.status_code == 422, (bad, path)
             assert "month" in answer.json()["fields"], (bad, path)
+
+
+
+@pytest.mark.parametrize("path", ["/ledger", "/ledger.csv"])
+@pytest.mark.parametrize("month", ["9999-12", "9999-11", "3000-01"])
+def test_a_month_far_ahead_is_a_422_naming_it_and_the_ledger_still_answers(provider, path, month):
+    # 9999-12's statement would end in the year 10000, which no date holds: that was a 500.
+    pro = provider()
+    answer = pro.http.get(f"/api/pro{pro.me}{path}", params={"month": month})
+    assert answer.status_code == 422, answer.text
+    assert list(answer.json()["fields"]) == ["month"]
+    assert "2000-01" in answer.json()["fields"]["month"]
+    assert pro.get(f"{pro.me}{path}").status_code == 200
+
+
+def test_months_run_from_2000_to_the_end_of_next_year(provider):
+    pro = provider()
+    last = f"{utcnow().year + 1}-12"
+    for path in ("/ledger", "/ledger.csv"):
+        for month in ("2000-01", last):
+            answer = pro.http.get(f"/api/pro{pro.me}{path}", params={"month": month})
+            assert answer.status_code == 200, (month, answer.text)
+        after = pro.http.get(f"/api/pro{pro.me}{path}", params={"month": f"{utcnow().year + 2}-01"})
+        assert after.status_code == 422 and after.json()["fields"]["month"].endswith(f"{last}.")
 
 
 def test_another_providers_ledger_answers_404_with_no_body(app, provider):

@@ -73,6 +73,8 @@ def test_services_area_hours_caps_budget_and_auto_accept_are_saved(app, provider
     ({"zips": ["1"]}, "zips"),
     ({"radiusMiles": 900}, "radiusMiles"),
     ({"dailyCap": 0}, "dailyCap"),
+    ({"dailyCap": "5"}, "dailyCap"),
+    ({"dailyCap": 2**64}, "dailyCap"),
     ({"weeklyBudget": -5}, "weeklyBudget"),
     ({"hours": {**HOURS, "opens": "19:00"}}, "hours"),
     ({"hours": {**HOURS, "days": []}}, "hours.days"),
@@ -80,8 +82,9 @@ def test_services_area_hours_caps_budget_and_auto_accept_are_saved(app, provider
     ({"licenceNumber": None}, "licenceNumber"),
     ({"services": ["legal/bankruptcy", "services/hvac"]}, None),
     ({"name": "Renamed"}, "name"),
-], ids=["unknown-service", "zips-and-states", "bad-zip", "radius", "cap", "budget", "closes-before-opens", "no-days",
-        "time-zone", "licence-removed", "second-licence-ok", "not-editable"])
+], ids=["unknown-service", "zips-and-states", "bad-zip", "radius", "cap", "cap-as-text", "cap-past-any-column",
+        "budget", "closes-before-opens", "no-days", "time-zone", "licence-removed", "second-licence-ok",
+        "not-editable"])
 def test_a_bad_change_names_its_field_and_writes_nothing(app, provider, change, field):
     browser = provider()
     before = browser.get(browser.me).json()

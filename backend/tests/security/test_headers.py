@@ -118,6 +118,19 @@ def test_production_without_recaptcha_logs_an_error_at_start(settings, caplog):
     assert record.levelno == logging.ERROR
 
 
+
+def test_production_with_private_webhooks_allowed_says_so_at_start(settings, caplog):
+    production = settings.model_copy(update={"environment": "production", "allow_private_webhooks": True})
+    with caplog.at_level(logging.WARNING, logger="servicematch"):
+        create_app(production).state.engine.dispose()
+    [record] = [r for r in caplog.records if "SERVICEMATCH_ALLOW_PRIVATE_WEBHOOKS" in r.getMessage()]
+    assert record.levelno == logging.ERROR  # as every weakness production tolerates
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="servicematch"):
+        create_app(settings.model_copy(update={"allow_private_webhooks": True})).state.engine.dispose()
+    assert not [r for r in caplog.records if "SERVICEMATCH_ALLOW_PRIVATE_WEBHOOKS" in r.getMessage()]
+
+
 def test_the_docs_page_runs_no_inline_script(client):
     page = client.get("/docs")
     assert page.status_code == 200

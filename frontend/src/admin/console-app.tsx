@@ -1,10 +1,11 @@
-import { createBrowserRouter, RouterProvider } from 'react-router'
+import { createBrowserRouter, Navigate, RouterProvider } from 'react-router'
 import { lazyPage as page } from '../shell/lazy-page'
 import { SignedInGate } from '../shell/ui'
 import { ConsoleLayout } from './layout'
 import { BASENAME, PATHS } from './paths'
 import { SessionProvider, useSession } from './session'
 import { SignIn } from './sign-in'
+import { SignInLinkPage } from './sign-in-link-page'
 import { ErrorNotice } from './ui'
 
 // Each page is its own chunk: the sign-in form does not wait for the charting library.
@@ -24,6 +25,8 @@ const router = createBrowserRouter(
         { path: PATHS.credits, ...page(() => import('./credits/credits-page')) },
         { path: PATHS.reviews, ...page(() => import('./reviews/reviews-page')) },
         { path: PATHS.audit, ...page(() => import('./audit-page')) },
+        // Signed in by the link (or already), its page has nothing more to do.
+        { path: PATHS.signInLink, element: <Navigate to={PATHS.dashboard} replace /> },
         { path: '*', element: <ErrorNotice message="There is no console page at this address." /> },
       ],
     },
@@ -33,8 +36,10 @@ const router = createBrowserRouter(
 
 function Gate() {
   const { session, checking } = useSession()
+  // Signed out, every address shows the sign-in form, but an e-mailed sign-in link's own page.
+  const signIn = window.location.pathname === `${BASENAME}${PATHS.signInLink}` ? <SignInLinkPage /> : <SignIn />
   return (
-    <SignedInGate checking={checking} signedIn={session !== null} signIn={<SignIn />}>
+    <SignedInGate checking={checking} signedIn={session !== null} signIn={signIn}>
       <RouterProvider router={router} />
     </SignedInGate>
   )

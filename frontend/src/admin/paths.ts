@@ -12,4 +12,6 @@ export const PATHS = {
   credits: '/credits',
   reviews: '/reviews',
   audit: '/audit',
+  // The page an e-mailed sign-in link opens (POST /api/console/session/link).
+  signInLink: '/sign-in-link',
 } as const

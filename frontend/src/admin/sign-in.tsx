@@ -2,7 +2,7 @@ import { SignInForm } from '../shell/sign-in'
 import { client } from './api'
 import { useSession } from './session'
 import type { SessionAnswer } from './types'
-import { buttonClass, ErrorNotice, Field, inputClass } from './ui'
+import { buttonClass, ErrorNotice, Field, inputClass, SuccessNotice } from './ui'
 
 export function SignIn() {
   const { signedIn, notice } = useSession()
@@ -21,7 +21,9 @@ export function SignIn() {
         </Field>
       )}
       ErrorNotice={ErrorNotice}
+      SuccessNotice={SuccessNotice}
       buttonClassName={buttonClass('primary', 'w-full')}
+      linkButtonClassName={buttonClass('secondary', 'w-full')}
     />
   )
 }

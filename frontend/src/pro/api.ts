@@ -16,8 +16,9 @@ export type TimeZone = Hours['timeZone']
 
 export { SessionApiError as PortalError }
 
-// Signing in and choosing a password by link answer 401 for a refusal, which is no sign-out.
-export const client = createSessionClient('/api/pro', ['/session', '/password'])
+// Signing in (with a password or a sign-in link) and choosing a password by link answer 401 for a
+// refusal, which is no sign-out.
+export const client = createSessionClient('/api/pro', ['/session', '/session/link/use', '/password'])
 export const { request } = client
 
 /** Everything about a provider lives under its own id; the server answers 404 for any other. */

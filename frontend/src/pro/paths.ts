@@ -15,6 +15,8 @@ export const PATHS = {
   forgot: '/forgot',
   welcome: '/welcome',
   reset: '/reset',
+  // The page an e-mailed sign-in link opens (POST /api/pro/session/link).
+  signInLink: '/sign-in-link',
   confirmEmail: '/confirm-email',
 } as const
 

@@ -22,6 +22,7 @@ const router = createBrowserRouter(
     { path: PATHS.welcome, element: <Suspense fallback={<Loading />}><ChoosePassword welcome /></Suspense> },
     { path: PATHS.reset, element: <Suspense fallback={<Loading />}><ChoosePassword welcome={false} /></Suspense> },
     { path: PATHS.forgot, ...page(() => import('./forgot-page')) },
+    { path: PATHS.signInLink, ...page(() => import('./sign-in-link-page')) },
     { path: PATHS.confirmEmail, ...page(() => import('./confirm-email-page')) },
     {
       path: '/',

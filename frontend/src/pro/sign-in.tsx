@@ -5,7 +5,7 @@ import { SignInForm } from '../shell/sign-in'
 import { client, type PortalSession } from './api'
 import { PATHS } from './paths'
 import { useSession } from './session'
-import { AuthFrame, ErrorNotice } from './ui'
+import { AuthFrame, ErrorNotice, SuccessNotice } from './ui'
 
 const INPUT_IDS = { email: 'signin-email', password: 'signin-password', totp: 'signin-code' } as const
 
@@ -22,7 +22,9 @@ export function SignIn() {
         <LabelledInput id={INPUT_IDS[name]} label={label} {...input} {...(name === 'email' ? { inputMode: 'email' } : {})} />
       )}
       ErrorNotice={ErrorNotice}
+      SuccessNotice={SuccessNotice}
       buttonClassName={buttonClasses('primary', 'w-full')}
+      linkButtonClassName={buttonClasses('secondary', 'w-full')}
       footer={
         <p className="text-center text-sm">
           <Link to={PATHS.forgot} className="font-semibold text-brand-700 underline">Forgot your password?</Link>
