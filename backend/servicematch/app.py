@@ -22,6 +22,7 @@ from servicematch.catalog.partners import publish_at_start_up
 from servicematch.catalog.router import router as catalog_router
 from servicematch.console.router import install_console
 from servicematch.db.session import make_engine, make_session_factory
+from servicematch.db.wake_across import Announcer, told_across
 from servicematch.delivery.router import router as provider_admin_router
 from servicematch.deps import install_part, part_of
 from servicematch.errors import COMMON_ERROR_RESPONSES, install_error_handlers
@@ -78,6 +79,10 @@ def create_app(settings: Settings | None = None, *, tune_gc: bool = False) -> Fa
         if worker is not None:
             install_part(app, "delivery_worker", worker)
             worker.start()
+        # Workers of their own (`servicematch worker`) hear of new work at once, not at their poll.
+        announcer = Announcer(settings.database_url) if told_across(settings.database_url) else None
+        if announcer is not None:
+            announcer.start()
         # The ZIP directory (address suggestions, the ZIP-in-state check) takes a moment to
         # build: build it now, beside the first requests, rather than inside one.
         start_up = threading.Thread(target=finish_start_up, name="start-up", daemon=True)
@@ -92,6 +97,8 @@ def create_app(settings: Settings | None = None, *, tune_gc: bool = False) -> Fa
             await asyncio.to_thread(part_of(app, "rate_limit_store").close)
             if worker is not None:
                 await asyncio.to_thread(worker.stop, timeout=settings.delivery_timeout_seconds + 5)
+            if announcer is not None:
+                await asyncio.to_thread(announcer.stop)
 
     app = FastAPI(
         title="ServiceMatch API",

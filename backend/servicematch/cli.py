@@ -88,6 +88,7 @@ def worker(once: bool) -> None:
     import threading
 
     from servicematch.db.session import make_engine, make_session_factory
+    from servicematch.db.wake_across import Listener, told_across
     from servicematch.kernel.heap import tune_for_serving
     from servicematch.workers import make_worker
 
@@ -104,10 +105,16 @@ def worker(once: bool) -> None:
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stop.set())
+    # On PostgreSQL, web processes NOTIFY new work: this worker takes it at once, not at its poll.
+    listener = Listener(settings.database_url) if told_across(settings.database_url) else None
+    if listener is not None:
+        listener.start()
     click.echo(f"delivery worker {lead_worker.worker_id} running; Ctrl-C stops it")
     try:
         lead_worker.run_forever(stop)
     finally:
+        if listener is not None:
+            listener.stop()
         lead_worker.close()
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -101,10 +102,16 @@ class DeliveryWorker:
         # Set when a send finishes or (in run_forever) when new deliveries are committed.
         self._changed = threading.Event()
 
-    def dispatch(self) -> int:
+    def dispatch(self, *, look: bool = True) -> int:
         """Record the answers that came in, start routing new leads, then start sends for the free
-        slots; returns how many sends started."""
-        self._record_finished()
+        slots; returns how many sends started.
+
+        `look=False`: only record answers, and look for new work only if one was recorded (its
+        settling may have queued a post). Busy rounds that nothing woke pass it, so a worker under
+        way does not query for work every few milliseconds when none can have come."""
+        recorded = self._record_finished()
+        if not look and not recorded:
+            return 0
         if self.router is not None:
             self.router.start_due()
         with self._lock:
@@ -143,12 +150,25 @@ class DeliveryWorker:
 
     def run_forever(self, stop: threading.Event) -> None:
         """Loop until `stop` is set, woken by finished sends, new commits or the poll interval."""
-        wakeup.subscribe(self._changed)
+        news = threading.Event()  # set by commits of new work (this process's, or told across)
+
+        def heard() -> None:
+            news.set()
+            self._changed.set()
+
+        wakeup.deliveries.subscribe(heard)
+        looked = 0.0
         try:
             while not stop.is_set():
                 self._changed.clear()
+                # Look for work when something new was committed, else at the poll interval (retries
+                # come due, another process committed without telling this one).
+                look = news.is_set() or time.monotonic() - looked >= self.settings.worker_poll_seconds
+                if look:
+                    news.clear()
+                    looked = time.monotonic()
                 try:
-                    started = self.dispatch()
+                    started = self.dispatch(look=look)
                 except Exception:
                     # A database hiccup must not end the worker; the next round tries again.
                     log.exception("delivery round failed")
@@ -163,7 +183,7 @@ class DeliveryWorker:
                             self.router.sweep()
                     self._changed.wait(BUSY_WAIT_SECONDS if busy else self.settings.worker_poll_seconds)
         finally:
-            wakeup.unsubscribe(self._changed)
+            wakeup.deliveries.unsubscribe(heard)
 
     def close(self) -> None:
         """Let the sends under way finish and record them, then release the connections."""
@@ -183,11 +203,12 @@ class DeliveryWorker:
         with self._lock:
             return not self._finished and sum(self._in_flight.values()) == 0
 
-    def _record_finished(self) -> None:
+    def _record_finished(self) -> bool:
+        """Record the answers that came in; whether there were any."""
         with self._lock:
             batch, self._finished = self._finished, []
         if not batch:
-            return
+            return False
         try:
             statuses = complete_attempts(session_factory=self.session_factory, completions=batch,
                                          now=self.clock(), settings=self.settings)
@@ -205,6 +226,7 @@ class DeliveryWorker:
             level = logging.DEBUG if status == DeliveryStatus.DELIVERED else logging.INFO
             log.log(level, "delivery %s -> %s (%s)", completion.claim.delivery_id, status or "settled elsewhere",
                     result.status_code or result.error)
+        return True
 
     def _prepare(self, claims: list[Claim]) -> dict[str, SendResult | Send]:
         """Build every claimed message in one session: one query for the round's deliveries, their

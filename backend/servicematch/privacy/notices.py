@@ -9,6 +9,7 @@ then sent, retried and recorded by the delivery worker like the lead itself.
 from __future__ import annotations
 
 from datetime import datetime
+from types import EllipsisType
 
 from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
@@ -138,15 +139,17 @@ def post_answers(*, session: Session, delivery_ids: list[str]) -> dict[str, str 
     return {delivery_id: post_answer(rows) for delivery_id, rows in attempts.items()}
 
 
-def enqueue_discard(*, session: Session, post: Delivery, now: datetime) -> str | None:
+def enqueue_discard(*, session: Session, post: Delivery, now: datetime, reason: str | None | EllipsisType = ...) -> str | None:
     """Tell the buyer of an auction post that reached it but was no sale to discard the lead:
     one `lead.discard` row, in the transaction that settles the post (routing calls this), sent
     by the delivery worker with retries. Returns why (REFUSED or LATE), or None when the post never
-    left (nothing to discard). At most one row per lead and buyer."""
+    left (nothing to discard). At most one row per lead and buyer. `reason`: the post's
+    post_answer, when the caller read it already."""
     if (post.kind != TargetKind.BUYER_POST or post.payload_kind != LEAD
             or post.status in (DeliveryStatus.PENDING, DeliveryStatus.SKIPPED, DeliveryStatus.DELIVERED)):
         return None
-    reason = post_answers(session=session, delivery_ids=[post.id])[post.id]
+    if reason is ...:  # not read by the caller already
+        reason = post_answers(session=session, delivery_ids=[post.id])[post.id]
     if reason is None:
         return None
     target_key = notice_target_key(DISCARD, post.target_key)

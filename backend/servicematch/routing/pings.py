@@ -87,15 +87,22 @@ def _no_constants(name: str):
     raise ValueError(f"{name} is not a number")
 
 
+# However busy the worker, an auction waits at most this many ping deadlines for its pings to be
+# sent and answered; a ping still waiting for a thread then is our delay, never the buyer's pass.
+MOST_DEADLINES_WAITED = 3
+
+
 def run_pings(*, lead: Lead, buyers: list[Buyer], client: DeliveryClient, pool: Executor, timeout_ms: int,
               max_bid_cents: int, allow_private: bool, since: Callable[[], int],
               partners: frozenset[str]) -> list[Bid]:
-    """Ping every buyer with a ping URL at once, return as soon as all have answered or the deadline
-    passed (a late answer is a pass); fixed-price buyers bid their price without a ping.
+    """Ping every buyer with a ping URL at once, return as soon as all have answered or passed;
+    fixed-price buyers bid their price without a ping.
 
-    `partners`: the names on the marketing-partners list the consumer saw; a buyer not on it is
-    neither pinged nor bids (a pass with the reason), so it can never be posted the lead."""
-    deadline = time.monotonic() + timeout_ms / 1000
+    Each ping's deadline runs from its own send, so time a ping spent waiting for one of our
+    threads is never charged to the buyer. `partners`: the names on the marketing-partners list
+    the consumer saw; a buyer not on it is neither pinged nor bids (a pass with the reason), so it
+    can never be posted the lead."""
+    timeout = timeout_ms / 1000
     bids: list[Bid] = []
     pinged: dict[Future, Buyer] = {}
     for buyer in buyers:
@@ -111,9 +118,9 @@ def run_pings(*, lead: Lead, buyers: list[Buyer], client: DeliveryClient, pool: 
             continue
         ping_id = new_id()
         body = encode_body(ping_body(lead=lead, ping_id=ping_id, exclusive=buyer.exclusive))
-        pinged[pool.submit(_ping, client=client, buyer=buyer, ping_id=ping_id, body=body, deadline=deadline,
+        pinged[pool.submit(_ping, client=client, buyer=buyer, ping_id=ping_id, body=body, timeout=timeout,
                            allow_private=allow_private)] = buyer
-    done, late = wait(pinged, timeout=max(0.0, deadline - time.monotonic()))
+    done, waiting = wait(pinged, timeout=timeout * MOST_DEADLINES_WAITED)
     for future in done:
         buyer = pinged[future]
         try:
@@ -124,29 +131,28 @@ def run_pings(*, lead: Lead, buyers: list[Buyer], client: DeliveryClient, pool: 
         cents, why = read_bid(status_code, answer, max_cents=max_bid_cents)
         if cents is None and error:
             why = error
-        if status_code is None and time.monotonic() >= deadline:
-            # Cut off by its own deadline a moment before the wait ended: the same pass as a late one.
-            why = f"no answer within {timeout_ms} ms"
         if cents is None:
             log.info("buyer %s passed on lead %s: %s", buyer.id, lead.id, why)
         bids.append(Bid(buyer.id, cents, buyer.exclusive, since(), pinged=True, detail=why))
-    for future in late:
+    for future in waiting:
         buyer = pinged[future]
-        log.info("buyer %s passed on lead %s: no answer within %d ms", buyer.id, lead.id, timeout_ms)
-        bids.append(Bid(buyer.id, None, buyer.exclusive, since(), pinged=True,
-                        detail=f"no answer within {timeout_ms} ms"))
+        # Still waiting for a thread (or its send is under way at the very end): our delay.
+        future.cancel()
+        log.warning("buyer %s not asked in time for lead %s: the worker was too busy", buyer.id, lead.id)
+        bids.append(Bid(buyer.id, None, buyer.exclusive, since(), pinged=False,
+                        detail="not pinged in time: this worker was too busy (our delay, not the buyer's)"))
     return bids
 
 
-def _ping(*, client: DeliveryClient, buyer: Buyer, ping_id: str, body: bytes, deadline: float,
+def _ping(*, client: DeliveryClient, buyer: Buyer, ping_id: str, body: bytes, timeout: float,
           allow_private: bool) -> tuple[int | None, str | None, str | None]:
-    left = deadline - time.monotonic()
-    if left <= 0:
-        return None, None, "no time left before the deadline"
+    """Send one ping, with the whole deadline from now; a timeout is the buyer's pass."""
     result = post_signed(client=client, url=buyer.ping_url, body=body, secret=buyer.secret,
                          idempotency_key=ping_id, message_id=ping_id,
-                         timestamp=int(time.time()), timeout=left, allow_private=allow_private)
+                         timestamp=int(time.time()), timeout=timeout, allow_private=allow_private)
     error = None if result.status_code else (result.error or "no answer")
+    if result.status_code is None and result.duration_ms >= timeout * 1000 * 0.95:
+        error = f"no answer within {round(timeout * 1000)} ms"
     if result.status_code and 300 <= result.status_code < 400:
         error = f"HTTP {result.status_code} redirect: not followed"
     return result.status_code, result.response_body, error

@@ -5,7 +5,8 @@ The order that keeps a lead safe through a crash:
 1. an event is claimed under a lease (a worker that dies leaves it to another after the lease);
 2. buyers are pinged with no transaction open (nothing is sold yet: a crash here only repeats pings);
 3. one transaction records the bids and the outcome, writes the first posts (delivery rows) and
-   marks the event done; only then does anything with personal data leave;
+   marks the event done (several leads' outcomes share a transaction when their bids come in
+   together); only then does anything with personal data leave;
 4. each post's answer, once delivery has recorded it, is settled here: a sale, or the next bid.
    At most one post of an exclusive lead is ever under way. A post whose answer is unknown (lost
    in a crash, a timeout, a 5xx) is in doubt: delivery sends it again to the same buyer (same
@@ -20,14 +21,16 @@ The order that keeps a lead safe through a crash:
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 import time
 import uuid
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import insert, or_, select, update
 from sqlalchemy.orm import Session, joinedload, sessionmaker
 
 from servicematch.delivery.models import Delivery, DeliveryStatus, TargetKind
@@ -60,8 +63,76 @@ log = logging.getLogger("servicematch.routing")
 # Leads whose auctions run at once in one worker (each mostly waits for its buyers' answers).
 CONCURRENT_AUCTIONS = 32
 PINGS_AT_ONCE = 128
+# The most leads whose outcomes one transaction commits.
+DECISIONS_AT_ONCE = 64
 # An auction still open this long after its last step is looked at again (a settle that was lost).
 STUCK_AFTER = timedelta(seconds=30)
+# The days of leads whose revenue counts one transaction has reopened already (session.info).
+_DAYS_REOPENED = "servicematch.routing.days_reopened"
+
+
+@dataclass(frozen=True)
+class _Decision:
+    """A lead whose bids are in, waiting for its outcome to be committed."""
+
+    event_id: str
+    lead_id: str
+    token: str
+    bids: list[Bid]
+    suppressed: bool
+    partners: frozenset[str]
+
+
+class _Decider:
+    """One thread that commits outcomes in batches: each lead's auction thread hands it the bids
+    and waits; whatever arrived while the last batch was committing goes in the next one, so under
+    load a transaction carries many leads and quiet, one. Should a batch fail, its leads are
+    decided one at a time, so one bad lead holds up no other."""
+
+    def __init__(self, decide_together: Callable[[list[_Decision]], None]) -> None:
+        self._decide_together = decide_together
+        self._waiting: queue.SimpleQueue[tuple[_Decision, Future] | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="routing-decider", daemon=True)
+        self._thread.start()
+
+    def decide(self, decision: _Decision) -> Future:
+        future: Future = Future()
+        self._waiting.put((decision, future))
+        return future
+
+    def close(self) -> None:
+        self._waiting.put(None)
+        self._thread.join()
+
+    def _run(self) -> None:
+        while True:
+            batch = [self._waiting.get()]
+            while len(batch) < DECISIONS_AT_ONCE and batch[-1] is not None:
+                try:
+                    batch.append(self._waiting.get_nowait())
+                except queue.Empty:
+                    break
+            stopping = batch[-1] is None
+            self._commit([item for item in batch if item is not None])
+            if stopping:
+                return
+
+    def _commit(self, batch: list[tuple[_Decision, Future]]) -> None:
+        if not batch:
+            return
+        groups = [batch] if len(batch) == 1 else [batch, *([item] for item in batch)]
+        for group in groups:
+            try:
+                self._decide_together([decision for decision, _ in group])
+            except Exception as exc:
+                if len(group) > 1:
+                    log.exception("deciding %d leads together failed; deciding them one at a time", len(group))
+                    continue
+                group[0][1].set_exception(exc)
+            else:
+                for _, future in group:
+                    future.set_result(None)
+                return
 
 
 def _ms_since(lead: Lead) -> int:
@@ -88,6 +159,7 @@ class RoutingStage:
         # workers side by side on PostgreSQL take turns through the providers' row locks.
         self._deciding = threading.Lock()
         self._running: set[Future] = set()
+        self._decisions = _Decider(self._decide_together)
         self.changed = threading.Event()
         self._last_sweep = 0.0
 
@@ -124,6 +196,7 @@ class RoutingStage:
     def close(self) -> None:
         self._auctions.shutdown(wait=True)
         self._pings.shutdown(wait=True)
+        self._decisions.close()
 
     def _finished(self, future: Future) -> None:
         with self._lock:
@@ -178,62 +251,92 @@ class RoutingStage:
                          partners=partners)
         by_id = {buyer.id: buyer for buyer in buyers}
         bids = [_within_budget(bid, by_id[bid.buyer_id], spent[bid.buyer_id]) for bid in bids]
+        # Decided with the other leads whose bids are in, in one transaction; this thread waits for
+        # its commit, so an auction counts as under way until its outcome is committed.
+        self._decisions.decide(_Decision(event_id, lead_id, token, bids, suppressed, partners)).result()
+
+    def _decide_together(self, decisions: list[_Decision]) -> None:
+        """Commit the outcomes of several leads at once (one transaction, one commit)."""
         with self._deciding, self.session_factory() as session:
-            table = LeadEvent.__table__
-            done = session.execute(update(table).where(table.c.id == event_id, table.c.claim_token == token,
-                                                       table.c.done_at.is_(None))
-                                   .values(done_at=self.clock(), claimed_until=None)).rowcount
-            if done != 1:
-                session.rollback()
-                return  # another worker took the event over (this one was too slow)
-            lead = session.get(Lead, lead_id)
-            if suppressed:
-                lead.do_not_sell = True
-            if withdrawn := consent_withdrawn(session, lead_id):
-                # Stopped or erased before it was routed: nobody gets it, and no receipt goes out.
-                session.add(Auction(lead_id=lead_id, mode=None, providers_routed=True, closed_at=self.clock(),
-                                    created_at=self.clock()))
-                session.add(_step(lead_id, StepKind.CLOSED, at_ms=_ms_since(lead), detail=withdrawn))
-                enqueue_receipt(session=session, lead=lead, skip_reason=f"not sent: {withdrawn}")
-                session.commit()
-                return
-            session.add(Auction(lead_id=lead_id, mode=None, providers_routed=False, created_at=self.clock()))
-            for bid in bids:
-                if bid.pinged:
-                    session.add(_step(lead_id, StepKind.PING, buyer_id=bid.buyer_id, at_ms=bid.at_ms,
-                                      exclusive=bid.exclusive))
-                kind = StepKind.BID if bid.cents is not None else StepKind.PASS
-                session.add(_step(lead_id, kind, buyer_id=bid.buyer_id, cents=bid.cents, exclusive=bid.exclusive,
-                                  detail=bid.detail, at_ms=bid.at_ms))
-            if fixed_buyer_listed(self.settings, partners):
-                enqueue_fixed_buyer(session=session, lead=lead, now=self.clock())
-            elif self.settings.buyer_url:
-                session.add(_step(lead_id, StepKind.PASS, at_ms=_ms_since(lead),
-                                  detail=fixed_buyer_skip(self.settings, lead)))
-            session.flush()
-            self._advance(session, lead)
+            for decision in decisions:
+                self._decide(session, decision)
             session.commit()
+
+    def _decide(self, session: Session, decision: _Decision) -> None:
+        """Record a lead's bids and outcome with its first posts, and mark its event done."""
+        lead_id = decision.lead_id
+        table = LeadEvent.__table__
+        done = session.execute(update(table).where(table.c.id == decision.event_id,
+                                                   table.c.claim_token == decision.token, table.c.done_at.is_(None))
+                               .values(done_at=self.clock(), claimed_until=None)).rowcount
+        if done != 1:
+            return  # another worker took the event over (this one was too slow)
+        lead = session.get(Lead, lead_id)
+        if decision.suppressed:
+            lead.do_not_sell = True
+        if withdrawn := consent_withdrawn(session, lead_id):
+            # Stopped or erased before it was routed: nobody gets it, and no receipt goes out.
+            session.add(Auction(lead_id=lead_id, mode=None, providers_routed=True, closed_at=self.clock(),
+                                created_at=self.clock()))
+            session.add(_step(lead_id, StepKind.CLOSED, at_ms=_ms_since(lead), detail=withdrawn))
+            enqueue_receipt(session=session, lead=lead, skip_reason=f"not sent: {withdrawn}")
+            return
+        session.add(Auction(lead_id=lead_id, mode=None, providers_routed=False, created_at=self.clock()))
+        rows = []
+        for bid in decision.bids:
+            if bid.pinged:
+                rows.append(_step_row(lead_id, StepKind.PING, buyer_id=bid.buyer_id, at_ms=bid.at_ms,
+                                      exclusive=bid.exclusive))
+            kind = StepKind.BID if bid.cents is not None else StepKind.PASS
+            rows.append(_step_row(lead_id, kind, buyer_id=bid.buyer_id, cents=bid.cents, exclusive=bid.exclusive,
+                                  detail=bid.detail, at_ms=bid.at_ms))
+        if fixed_buyer_listed(self.settings, decision.partners):
+            enqueue_fixed_buyer(session=session, lead=lead, now=self.clock())
+        elif self.settings.buyer_url:
+            rows.append(_step_row(lead_id, StepKind.PASS, at_ms=_ms_since(lead),
+                                  detail=fixed_buyer_skip(self.settings, lead)))
+        if rows:
+            # One multi-row insert, past the unit of work: a lead has a ping and a bid per buyer.
+            session.execute(insert(AuctionStep.__table__), rows)
+        session.flush()
+        self._advance(session, lead)
 
     # -- after a post ---------------------------------------------------------------------------
 
     def settle(self, delivery_ids: list[str]) -> None:
-        """Take the answers of finished buyer posts: record sales, pass refused leads on."""
+        """Take the answers of finished buyer posts: record sales, pass refused leads on. The leads
+        of one batch of answers are settled in one transaction; should that fail, one at a time,
+        so one bad lead holds up no other."""
         with self.session_factory() as session:
-            lead_ids = set(session.scalars(select(Delivery.lead_id).where(
-                Delivery.id.in_(delivery_ids), Delivery.kind == TargetKind.BUYER_POST, Delivery.payload_kind == "lead")))
-        for lead_id in sorted(lead_ids):
+            lead_ids = sorted(set(session.scalars(select(Delivery.lead_id).where(
+                Delivery.id.in_(delivery_ids), Delivery.kind == TargetKind.BUYER_POST, Delivery.payload_kind == "lead"))))
+        if len(lead_ids) > 1:
+            try:
+                self.settle_leads(lead_ids)
+                return
+            except Exception:
+                log.exception("settling %d leads together failed; settling them one at a time", len(lead_ids))
+        for lead_id in lead_ids:
             self.settle_lead(lead_id)
 
     def settle_lead(self, lead_id: str) -> None:
+        self.settle_leads([lead_id])
+
+    def settle_leads(self, lead_ids: list[str]) -> None:
         with self._deciding, self.session_factory() as session:
-            query = select(Auction).where(Auction.lead_id == lead_id)
+            # In id order, so workers side by side on PostgreSQL lock the same rows in the same order.
+            query = select(Auction).where(Auction.lead_id.in_(lead_ids), Auction.closed_at.is_(None)).order_by(
+                Auction.lead_id)
             if session.bind.dialect.name == "postgresql":
                 query = query.with_for_update()  # one settler per lead at a time
-            auction = session.scalars(query).first()
-            lead = session.get(Lead, lead_id)
-            if auction is None or lead is None or auction.closed_at is not None:
+            auctions = list(session.scalars(query))
+            if not auctions:
                 return
-            self._advance(session, lead, auction)
+            leads = {lead.id: lead for lead in session.scalars(
+                select(Lead).where(Lead.id.in_([a.lead_id for a in auctions])).options(joinedload(Lead.consent)))}
+            for auction in auctions:
+                if (lead := leads.get(auction.lead_id)) is not None:
+                    self._advance(session, lead, auction)
             session.commit()
 
     def sweep(self, *, force: bool = False) -> None:
@@ -254,7 +357,12 @@ class RoutingStage:
     def _advance(self, session: Session, lead: Lead, auction: Auction | None = None) -> Next:
         """Record the posts' answers not yet recorded, then take the next step of the auction."""
         auction = auction or session.get(Auction, lead.id)
-        steps = list(session.scalars(select(AuctionStep).where(AuctionStep.lead_id == lead.id)))
+        table = AuctionStep.__table__
+        # Only what the decision reads, as plain rows: a lead has a ping and a bid per buyer.
+        steps = session.execute(
+            select(table.c.kind, table.c.buyer_id, table.c.amount_cents, table.c.exclusive, table.c.detail)
+            .where(table.c.lead_id == lead.id, table.c.kind.in_((StepKind.BID, StepKind.ACCEPTED, StepKind.REFUSED)))
+        ).all()
         # The lead's posts, not the privacy notices that follow them to the same buyers.
         posts = list(session.scalars(select(Delivery).where(Delivery.lead_id == lead.id, Delivery.payload_kind == "lead",
                                                             Delivery.kind == TargetKind.BUYER_POST)))
@@ -263,6 +371,7 @@ class RoutingStage:
         price = {offer.buyer_id: offer for offer in offers}
         recorded = {step.detail for step in steps if step.kind in (StepKind.ACCEPTED, StepKind.REFUSED)}
         at = _ms_since(lead)
+        new_steps: list[dict] = []
         unsold = [post for post in posts if post.status not in (DeliveryStatus.PENDING, DeliveryStatus.DELIVERED)]
         # Buyers that saw the details and did not buy: they keep a company's seat (at most three).
         answers = post_answers(session=session, delivery_ids=[post.id for post in unsold])
@@ -274,23 +383,26 @@ class RoutingStage:
             if post.status == DeliveryStatus.DELIVERED and offer is not None:
                 session.add(Sale(id=new_id(), lead_id=lead.id, buyer_id=post.buyer_id, price_cents=offer.cents,
                                  exclusive=offer.exclusive, created_at=self.clock()))
-                if self.on_sale is not None:
+                # Once per day of leads in a transaction: several sales of one day reopen it once.
+                day, reopened = as_utc(lead.created_at).date(), session.info.setdefault(_DAYS_REOPENED, set())
+                if self.on_sale is not None and day not in reopened:
+                    reopened.add(day)
                     self.on_sale(session, lead)
-                session.add(_step(lead.id, StepKind.ACCEPTED, buyer_id=post.buyer_id, cents=offer.cents,
-                                  exclusive=offer.exclusive, detail=post.id, at_ms=at))
+                new_steps.append(_step_row(lead.id, StepKind.ACCEPTED, buyer_id=post.buyer_id, cents=offer.cents,
+                                           exclusive=offer.exclusive, detail=post.id, at_ms=at))
             else:
                 # A post given up in doubt (FAILED) is recorded as refused too: it is no sale.
-                session.add(_step(lead.id, StepKind.REFUSED, buyer_id=post.buyer_id, detail=post.id, at_ms=at,
-                                  exclusive=offer.exclusive if offer else None))
-                # It got the full lead and did not buy it (a refusal, or an answer after the deadline):
-                # told to discard it, in this transaction.
-                enqueue_discard(session=session, post=post, now=self.clock())
+                new_steps.append(_step_row(lead.id, StepKind.REFUSED, buyer_id=post.buyer_id, detail=post.id,
+                                           at_ms=at, exclusive=offer.exclusive if offer else None))
+                # It got the full lead and did not buy it (a refusal, or no definite answer): told
+                # to discard it, in this transaction.
+                enqueue_discard(session=session, post=post, now=self.clock(), reason=answers[post.id])
         providers_routed = None
         if auction.providers_routed:
             # Providers sent the lead or holding an open or accepted offer; a declined one's seat is free.
             providers_routed = len(providers_holding_seats(session, lead.id))
-        fixed = 1 if (fixed_buyer_listed(self.settings, lead_partners(session, lead))
-                      and not (lead.do_not_sell or lead.is_duplicate)) else 0
+        fixed = 1 if (self.settings.buyer_url and not (lead.do_not_sell or lead.is_duplicate)
+                      and fixed_buyer_listed(self.settings, lead_partners(session, lead))) else 0
         step = next_step(
             offers=offers, mode=auction.mode, tried={post.buyer_id for post in posts},
             pending=sum(post.status == DeliveryStatus.PENDING for post in posts),
@@ -300,12 +412,13 @@ class RoutingStage:
         now = self.clock()
         if step.mode and auction.mode != step.mode and (step.post_to or auction.mode is None):
             auction.mode = step.mode
-            session.add(_step(lead.id, StepKind.OUTCOME, exclusive=step.mode == "exclusive", at_ms=at,
-                              cents=sum(offer.cents for offer in step.post_to),
-                              detail=f"{step.mode}: " + (", ".join(o.buyer_id for o in step.post_to) or "no buyer")))
+            new_steps.append(_step_row(lead.id, StepKind.OUTCOME, exclusive=step.mode == "exclusive", at_ms=at,
+                                       cents=sum(offer.cents for offer in step.post_to),
+                                       detail=f"{step.mode}: " + (", ".join(o.buyer_id for o in step.post_to)
+                                                                  or "no buyer")))
         for offer in step.post_to:
-            session.add(_step(lead.id, StepKind.POST, buyer_id=offer.buyer_id, cents=offer.cents,
-                              exclusive=offer.exclusive, at_ms=at))
+            new_steps.append(_step_row(lead.id, StepKind.POST, buyer_id=offer.buyer_id, cents=offer.cents,
+                                       exclusive=offer.exclusive, at_ms=at))
             enqueue_buyer_post(session=session, lead=lead, buyer_id=offer.buyer_id, now=now)
         if not auction.providers_routed and (step.mode == "shared" or step.close):
             auction.providers_routed = True
@@ -318,12 +431,14 @@ class RoutingStage:
                           exclusive_allowed=step.provider_seats == MAX_COMPANIES)
         if step.close:
             auction.closed_at = now
-            session.add(_step(lead.id, StepKind.CLOSED, at_ms=at))
+            new_steps.append(_step_row(lead.id, StepKind.CLOSED, at_ms=at))
+        if new_steps:
+            session.execute(insert(table), new_steps)
+        if step.close:
             session.flush()
             enqueue_receipt(session=session, lead=lead)
         wakeup.notify_after_commit(session)
         return step
-
 
 def route_pending(*, session_factory: sessionmaker[Session], settings: Settings) -> int:
     """Route every accepted lead waiting now, without sending anything; how many were routed."""
@@ -344,7 +459,11 @@ def _within_budget(bid: Bid, buyer: Buyer, spent) -> Bid:
     return Bid(bid.buyer_id, None, bid.exclusive, bid.at_ms, bid.pinged, detail="over its monthly budget")
 
 
-def _step(lead_id: str, kind: str, *, at_ms: int, buyer_id: str | None = None, cents: int | None = None,
-          exclusive: bool | None = None, detail: str | None = None) -> AuctionStep:
-    return AuctionStep(id=new_id(), lead_id=lead_id, buyer_id=buyer_id, kind=kind, amount_cents=cents,
-                       exclusive=exclusive, detail=detail, at_ms=at_ms, created_at=utcnow())
+def _step_row(lead_id: str, kind: str, *, at_ms: int, buyer_id: str | None = None, cents: int | None = None,
+              exclusive: bool | None = None, detail: str | None = None) -> dict:
+    return {"id": new_id(), "lead_id": lead_id, "buyer_id": buyer_id, "kind": kind, "amount_cents": cents,
+            "exclusive": exclusive, "detail": detail, "at_ms": at_ms, "created_at": utcnow()}
+
+
+def _step(lead_id: str, kind: str, **values) -> AuctionStep:
+    return AuctionStep(**_step_row(lead_id, kind, **values))
