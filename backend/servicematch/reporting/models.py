@@ -11,7 +11,7 @@ sales over that day's leads; a lead sold after its day was counted reopens the d
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 from sqlalchemy import BigInteger, Connection, Date, DateTime, Index, Integer, String, delete
 from sqlalchemy.orm import Mapped, Session, mapped_column
@@ -146,10 +146,18 @@ def lead_day(created_at: datetime) -> date:
     return (created_at.replace(tzinfo=UTC) if created_at.tzinfo is None else created_at.astimezone(UTC)).date()
 
 
+OPEN_DAY_MARGIN = timedelta(minutes=5)
+
+
 def reopen_revenue_day(session: Session | Connection, lead_created_at: datetime) -> None:
     """Forget the revenue counts of a lead's day (the lead is being sold, charged or credited after
     its day was counted); the next roll-up counts the day again, and until then the dashboard reads
     it live."""
     day = lead_day(lead_created_at)
+    if day >= (utcnow() + OPEN_DAY_MARGIN).date():
+        # Only closed days are counted (rollup.roll_up): a lead of a day still open, as nearly every
+        # lead sold is, has nothing to reopen. The margin covers a counting process whose clock runs
+        # a little ahead of this one's.
+        return
     session.execute(delete(ReportedDay).where(ReportedDay.kind == ReportKind.REVENUE, ReportedDay.day == day))
     session.execute(delete(RevenueDaily).where(RevenueDaily.day == day))
