@@ -42,6 +42,7 @@ from servicematch.kernel.ids import new_id
 from servicematch.outbound.http_sender import DeliveryClient
 from servicematch.privacy.actions import is_suppressed
 from servicematch.privacy.contacts import keys_of_lead
+from servicematch.privacy.holds import withdrawal_reasons
 from servicematch.privacy.notices import enqueue_discard, post_answers
 from servicematch.privacy.wiring import enqueue_receipt
 from servicematch.routing.auction import MAX_COMPANIES, Next, Offer, next_step
@@ -54,7 +55,7 @@ from servicematch.routing.buyers import (
 )
 from servicematch.routing.matching import match_providers
 from servicematch.routing.models import Auction, AuctionStep, Buyer, Sale, StepKind
-from servicematch.routing.offers import consent_withdrawn, providers_holding_seats, route_matched
+from servicematch.routing.offers import providers_holding_seats, route_matched
 from servicematch.routing.pings import Bid, run_pings
 from servicematch.settings import Settings
 
@@ -256,32 +257,40 @@ class RoutingStage:
         self._decisions.decide(_Decision(event_id, lead_id, token, bids, suppressed, partners)).result()
 
     def _decide_together(self, decisions: list[_Decision]) -> None:
-        """Commit the outcomes of several leads at once (one transaction, one commit)."""
+        """Commit the outcomes of several leads at once (one transaction, one commit): their events
+        marked done, their leads and any withdrawals read, in one statement each for the batch."""
         with self._deciding, self.session_factory() as session:
-            for decision in decisions:
-                self._decide(session, decision)
+            table = LeadEvent.__table__
+            # An event another worker took over (this one was too slow) is not marked, and its lead
+            # is not decided here.
+            done = set(session.execute(
+                update(table).where(table.c.id.in_([d.event_id for d in decisions]),
+                                    table.c.claim_token.in_({d.token for d in decisions}), table.c.done_at.is_(None))
+                .values(done_at=self.clock(), claimed_until=None).returning(table.c.id)).scalars())
+            mine = [d for d in decisions if d.event_id in done]
+            lead_ids = [d.lead_id for d in mine]
+            leads = {lead.id: lead for lead in session.scalars(
+                select(Lead).where(Lead.id.in_(lead_ids)).options(joinedload(Lead.consent)))} if mine else {}
+            withdrawn = withdrawal_reasons(session, lead_ids)
+            for decision in mine:
+                if (lead := leads.get(decision.lead_id)) is not None:
+                    self._decide(session, decision, lead, withdrawn.get(lead.id))
             session.commit()
 
-    def _decide(self, session: Session, decision: _Decision) -> None:
-        """Record a lead's bids and outcome with its first posts, and mark its event done."""
+    def _decide(self, session: Session, decision: _Decision, lead: Lead, withdrawn: str | None) -> None:
+        """Record a lead's bids and outcome with its first posts."""
         lead_id = decision.lead_id
-        table = LeadEvent.__table__
-        done = session.execute(update(table).where(table.c.id == decision.event_id,
-                                                   table.c.claim_token == decision.token, table.c.done_at.is_(None))
-                               .values(done_at=self.clock(), claimed_until=None)).rowcount
-        if done != 1:
-            return  # another worker took the event over (this one was too slow)
-        lead = session.get(Lead, lead_id)
         if decision.suppressed:
             lead.do_not_sell = True
-        if withdrawn := consent_withdrawn(session, lead_id):
+        if withdrawn:
             # Stopped or erased before it was routed: nobody gets it, and no receipt goes out.
             session.add(Auction(lead_id=lead_id, mode=None, providers_routed=True, closed_at=self.clock(),
                                 created_at=self.clock()))
             session.add(_step(lead_id, StepKind.CLOSED, at_ms=_ms_since(lead), detail=withdrawn))
             enqueue_receipt(session=session, lead=lead, skip_reason=f"not sent: {withdrawn}")
             return
-        session.add(Auction(lead_id=lead_id, mode=None, providers_routed=False, created_at=self.clock()))
+        auction = Auction(lead_id=lead_id, mode=None, providers_routed=False, created_at=self.clock())
+        session.add(auction)
         rows = []
         for bid in decision.bids:
             if bid.pinged:
@@ -297,9 +306,8 @@ class RoutingStage:
                                   detail=fixed_buyer_skip(self.settings, lead)))
         if rows:
             # One multi-row insert, past the unit of work: a lead has a ping and a bid per buyer.
-            session.execute(insert(AuctionStep.__table__), rows)
-        session.flush()
-        self._advance(session, lead)
+            session.connection().execute(insert(AuctionStep.__table__), rows)
+        self._advance(session, lead, auction)
 
     # -- after a post ---------------------------------------------------------------------------
 
@@ -358,14 +366,18 @@ class RoutingStage:
         """Record the posts' answers not yet recorded, then take the next step of the auction."""
         auction = auction or session.get(Auction, lead.id)
         table = AuctionStep.__table__
-        # Only what the decision reads, as plain rows: a lead has a ping and a bid per buyer.
-        steps = session.execute(
-            select(table.c.kind, table.c.buyer_id, table.c.amount_cents, table.c.exclusive, table.c.detail)
-            .where(table.c.lead_id == lead.id, table.c.kind.in_((StepKind.BID, StepKind.ACCEPTED, StepKind.REFUSED)))
-        ).all()
-        # The lead's posts, not the privacy notices that follow them to the same buyers.
-        posts = list(session.scalars(select(Delivery).where(Delivery.lead_id == lead.id, Delivery.payload_kind == "lead",
-                                                            Delivery.kind == TargetKind.BUYER_POST)))
+        # Steps are written straight to the connection and posts in other transactions, so these
+        # reads need no flush of what this transaction holds (a batch holds many leads' objects).
+        with session.no_autoflush:
+            # Only what the decision reads, as plain rows: a lead has a ping and a bid per buyer.
+            steps = session.connection().execute(
+                select(table.c.kind, table.c.buyer_id, table.c.amount_cents, table.c.exclusive, table.c.detail)
+                .where(table.c.lead_id == lead.id,
+                       table.c.kind.in_((StepKind.BID, StepKind.ACCEPTED, StepKind.REFUSED)))
+            ).all()
+            # The lead's posts, not the privacy notices that follow them to the same buyers.
+            posts = list(session.scalars(select(Delivery).where(
+                Delivery.lead_id == lead.id, Delivery.payload_kind == "lead", Delivery.kind == TargetKind.BUYER_POST)))
         offers = [Offer(step.buyer_id, step.amount_cents, bool(step.exclusive))
                   for step in steps if step.kind == StepKind.BID and step.buyer_id]
         price = {offer.buyer_id: offer for offer in offers}
@@ -433,7 +445,7 @@ class RoutingStage:
             auction.closed_at = now
             new_steps.append(_step_row(lead.id, StepKind.CLOSED, at_ms=at))
         if new_steps:
-            session.execute(insert(table), new_steps)
+            session.connection().execute(insert(table), new_steps)
         if step.close:
             session.flush()
             enqueue_receipt(session=session, lead=lead)
