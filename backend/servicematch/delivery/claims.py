@@ -263,7 +263,10 @@ def _complete_one(connection, completion: Completion, row, *, now: datetime, set
     elif in_doubt:
         # The buyer may have taken the lead: only the same buyer, asked again with the same
         # webhook-id, can say. Until it does (or the bound passes), nobody else is posted the lead.
-        if now - as_utc(row.window_started_at) >= timedelta(seconds=settings.post_settle_seconds):
+        # Asked again at least once whatever the time: a post whose worker was down until the bound
+        # passed still gets its buyer's answer before it is given up.
+        if (now - as_utc(row.window_started_at) >= timedelta(seconds=settings.post_settle_seconds)
+                and (row.attempt_count or 0) >= 2):
             values |= {"status": DeliveryStatus.FAILED, "completed_at": now,
                        "last_error": f"in doubt: no definite answer within {settings.post_settle_seconds} s; "
                                      f"last: {values['last_error']}"}

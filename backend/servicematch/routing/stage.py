@@ -29,6 +29,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from sqlalchemy import insert, or_, select, update
 from sqlalchemy.orm import Session, joinedload, sessionmaker
@@ -307,7 +308,9 @@ class RoutingStage:
         if rows:
             # One multi-row insert, past the unit of work: a lead has a ping and a bid per buyer.
             session.connection().execute(insert(AuctionStep.__table__), rows)
-        self._advance(session, lead, auction)
+        # Its steps are the ones just written, and a lead just decided has no posts yet.
+        self._advance(session, lead, auction, steps=[_StepRead(**{k: row[k] for k in _StepRead._fields})
+                                                     for row in rows if row["kind"] == StepKind.BID], posts=[])
 
     # -- after a post ---------------------------------------------------------------------------
 
@@ -340,11 +343,13 @@ class RoutingStage:
             auctions = list(session.scalars(query))
             if not auctions:
                 return
+            ids = [a.lead_id for a in auctions]
             leads = {lead.id: lead for lead in session.scalars(
-                select(Lead).where(Lead.id.in_([a.lead_id for a in auctions])).options(joinedload(Lead.consent)))}
+                select(Lead).where(Lead.id.in_(ids)).options(joinedload(Lead.consent)))}
+            steps, posts = _steps_and_posts(session, ids)
             for auction in auctions:
                 if (lead := leads.get(auction.lead_id)) is not None:
-                    self._advance(session, lead, auction)
+                    self._advance(session, lead, auction, steps=steps.get(lead.id, []), posts=posts.get(lead.id, []))
             session.commit()
 
     def sweep(self, *, force: bool = False) -> None:
@@ -362,22 +367,15 @@ class RoutingStage:
             except Exception:
                 log.exception("settling lead %s failed", lead_id)
 
-    def _advance(self, session: Session, lead: Lead, auction: Auction | None = None) -> Next:
-        """Record the posts' answers not yet recorded, then take the next step of the auction."""
+    def _advance(self, session: Session, lead: Lead, auction: Auction | None = None, *,
+                 steps: list | None = None, posts: list[Delivery] | None = None) -> Next:
+        """Record the posts' answers not yet recorded, then take the next step of the auction.
+        `steps` (bids and answers recorded) and `posts`: as read by the caller for a batch."""
         auction = auction or session.get(Auction, lead.id)
         table = AuctionStep.__table__
-        # Steps are written straight to the connection and posts in other transactions, so these
-        # reads need no flush of what this transaction holds (a batch holds many leads' objects).
-        with session.no_autoflush:
-            # Only what the decision reads, as plain rows: a lead has a ping and a bid per buyer.
-            steps = session.connection().execute(
-                select(table.c.kind, table.c.buyer_id, table.c.amount_cents, table.c.exclusive, table.c.detail)
-                .where(table.c.lead_id == lead.id,
-                       table.c.kind.in_((StepKind.BID, StepKind.ACCEPTED, StepKind.REFUSED)))
-            ).all()
-            # The lead's posts, not the privacy notices that follow them to the same buyers.
-            posts = list(session.scalars(select(Delivery).where(
-                Delivery.lead_id == lead.id, Delivery.payload_kind == "lead", Delivery.kind == TargetKind.BUYER_POST)))
+        if steps is None or posts is None:
+            steps, posts = _steps_and_posts(session, [lead.id])
+            steps, posts = steps.get(lead.id, []), posts.get(lead.id, [])
         offers = [Offer(step.buyer_id, step.amount_cents, bool(step.exclusive))
                   for step in steps if step.kind == StepKind.BID and step.buyer_id]
         price = {offer.buyer_id: offer for offer in offers}
@@ -447,10 +445,39 @@ class RoutingStage:
         if new_steps:
             session.connection().execute(insert(table), new_steps)
         if step.close:
-            session.flush()
             enqueue_receipt(session=session, lead=lead)
         wakeup.notify_after_commit(session)
         return step
+
+class _StepRead(NamedTuple):
+    """What a decision reads of a recorded step."""
+
+    kind: str
+    buyer_id: str | None
+    amount_cents: int | None
+    exclusive: bool | None
+    detail: str | None
+
+
+def _steps_and_posts(session: Session, lead_ids: list[str]) -> tuple[dict[str, list], dict[str, list[Delivery]]]:
+    """The bids and recorded answers, and the posts (not the privacy notices that follow them to the
+    same buyers), of several leads, one query each. Steps go straight to the connection and posts
+    change in other transactions, so nothing this transaction holds needs flushing first (a batch
+    holds many leads' objects)."""
+    table = AuctionStep.__table__
+    steps: dict[str, list] = {}
+    posts: dict[str, list[Delivery]] = {}
+    with session.no_autoflush:
+        for row in session.connection().execute(
+                select(table.c.lead_id, *(table.c[name] for name in _StepRead._fields))
+                .where(table.c.lead_id.in_(lead_ids),
+                       table.c.kind.in_((StepKind.BID, StepKind.ACCEPTED, StepKind.REFUSED)))):
+            steps.setdefault(row.lead_id, []).append(_StepRead(*row[1:]))
+        for post in session.scalars(select(Delivery).where(
+                Delivery.lead_id.in_(lead_ids), Delivery.payload_kind == "lead", Delivery.kind == TargetKind.BUYER_POST)):
+            posts.setdefault(post.lead_id, []).append(post)
+    return steps, posts
+
 
 def route_pending(*, session_factory: sessionmaker[Session], settings: Settings) -> int:
     """Route every accepted lead waiting now, without sending anything; how many were routed."""
