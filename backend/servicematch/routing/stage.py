@@ -122,19 +122,23 @@ class _Decider:
     def _commit(self, batch: list[tuple[_Decision, Future]]) -> None:
         if not batch:
             return
-        groups = [batch] if len(batch) == 1 else [batch, *([item] for item in batch)]
-        for group in groups:
-            try:
-                self._decide_together([decision for decision, _ in group])
-            except Exception as exc:
-                if len(group) > 1:
-                    log.exception("deciding %d leads together failed; deciding them one at a time", len(group))
-                    continue
-                group[0][1].set_exception(exc)
-            else:
-                for _, future in group:
-                    future.set_result(None)
+        try:
+            self._decide_together([decision for decision, _ in batch])
+        except Exception as exc:
+            if len(batch) == 1:
+                batch[0][1].set_exception(exc)
                 return
+            log.exception("deciding %d leads together failed; deciding them one at a time", len(batch))
+            for decision, future in batch:
+                try:
+                    self._decide_together([decision])
+                except Exception as alone:  # noqa: BLE001 (the lead's auction thread logs it)
+                    future.set_exception(alone)
+                else:
+                    future.set_result(None)
+            return
+        for _, future in batch:
+            future.set_result(None)
 
 
 def _ms_since(lead: Lead) -> int:

@@ -46,8 +46,31 @@ def test_a_refused_shared_seat_goes_to_the_next_shared_bid_never_past_three_comp
     # c refused; d and e took theirs; f is next but all three seats are taken (d, e, one provider).
     full = step([C, D, E, F], mode=SHARED, tried={"c", "d", "e"}, accepted=2, providers_routed=1)
     assert full.post_to == () and full.close
+    # c's post never reached it (its connection was refused): its seat is free again.
     free = step([C, D, E, F], mode=SHARED, tried={"c", "d", "e"}, accepted=2, providers_routed=0)
     assert free.post_to == (F,)
+    # c refused after it received the details: it holds its seat, so f gets nothing.
+    held = step([C, D, E, F], mode=SHARED, tried={"c", "d", "e"}, accepted=2, held=1, providers_routed=0)
+    assert held.post_to == () and held.close
+
+
+def test_three_buyers_that_saw_the_details_end_the_lead_whatever_they_answered():
+    others = [Offer(name, 500, True) for name in "xyz"]
+    after_three = step([A_EXCL, B_EXCL, *others], mode=EXCLUSIVE, tried={"a", "b", "x"}, held=3)
+    assert after_three.post_to == () and after_three.close and after_three.provider_seats == 0
+    after_two = step([A_EXCL, B_EXCL, *others], mode=EXCLUSIVE, tried={"a", "b"}, held=2)
+    assert after_two.post_to == (others[0],)
+    # Shared: two refusals leave one seat, for the best shared bid or a provider.
+    assert step([C, D, E], mode=SHARED, tried={"c", "d"}, held=2).post_to == (E,)
+    assert step([C, D], mode=SHARED, tried={"c", "d"}, held=2).provider_seats == 1
+
+
+def test_an_exclusive_post_given_up_in_doubt_ends_the_auction():
+    in_doubt = step([A_EXCL, B_EXCL, C], mode=EXCLUSIVE, tried={"a"}, held=1, in_doubt=True)
+    assert in_doubt.post_to == () and in_doubt.close and in_doubt.provider_seats == 0
+    # While it is still being asked again (pending), nothing else happens either.
+    waiting = step([A_EXCL, B_EXCL, C], mode=EXCLUSIVE, tried={"a"}, pending=1)
+    assert waiting.post_to == () and not waiting.close
 
 
 def test_the_fixed_buyer_takes_a_seat_and_rules_out_an_exclusive_sale():

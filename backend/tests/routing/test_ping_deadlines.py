@@ -1,0 +1,90 @@
+"""A ping's deadline runs from its own send: time spent waiting for one of the worker's threads is
+never charged to the buyer; and the decider commits what it can when one lead of a batch fails."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+from types import SimpleNamespace
+
+import pytest
+from buyer_receivers import BuyerReceiver
+from delivery_receivers import started_receivers
+
+from servicematch.kernel.clock import utcnow
+from servicematch.outbound.http_sender import DeliveryClient
+from servicematch.routing.pings import run_pings
+from servicematch.routing.stage import _Decider, _Decision
+
+
+@pytest.fixture
+def buyers():
+    yield from started_receivers(BuyerReceiver)
+
+
+def _lead():
+    return SimpleNamespace(id="lead-1", consent=None, created_at=utcnow() - timedelta(seconds=1), vertical="services",
+                           service="hvac", category="HVAC", state="TX", zip="78701", answers={}, do_not_sell=False,
+                           is_test=False)
+
+
+def _buyer(name: str, receiver: BuyerReceiver):
+    return SimpleNamespace(id=name, name=name, ping_url=receiver.ping_url, secret="", exclusive=True, price_cents=None)
+
+
+def test_a_ping_that_waited_for_a_thread_still_gets_its_whole_deadline(buyers):
+    """One thread for two buyers that each answer in 300 ms, with a 500 ms deadline: the second is
+    sent only once the first has answered, and its bid counts, though it comes 600 ms after the
+    auction began."""
+    first, second = buyers(ping_answer={"bid": 10}, ping_delay=0.3), buyers(ping_answer={"bid": 20}, ping_delay=0.3)
+    client = DeliveryClient(allow_private=True)
+    with ThreadPoolExecutor(1) as one_thread:
+        bids = run_pings(lead=_lead(), buyers=[_buyer("First", first), _buyer("Second", second)], client=client,
+                         pool=one_thread, timeout_ms=500, max_bid_cents=100_000, allow_private=True,
+                         since=lambda: 0, partners=frozenset({"First", "Second"}))
+    client.close()
+    assert sorted((bid.buyer_id, bid.cents, bid.detail) for bid in bids) == [
+        ("First", 1000, None), ("Second", 2000, None)]
+
+
+def test_a_buyer_that_answers_late_is_a_pass_measured_from_its_send(buyers):
+    late = buyers(ping_answer={"bid": 10}, ping_delay=0.8)
+    client = DeliveryClient(allow_private=True)
+    with ThreadPoolExecutor(2) as pool:
+        [bid] = run_pings(lead=_lead(), buyers=[_buyer("Late", late)], client=client, pool=pool, timeout_ms=300,
+                          max_bid_cents=100_000, allow_private=True, since=lambda: 0, partners=frozenset({"Late"}))
+    client.close()
+    assert bid.cents is None and bid.detail == "no answer within 300 ms" and bid.pinged
+
+
+def _decision(lead_id: str) -> _Decision:
+    return _Decision(event_id=f"event-{lead_id}", lead_id=lead_id, token="t", bids=[], suppressed=False,
+                     partners=frozenset())
+
+
+def test_a_batch_that_fails_is_decided_one_lead_at_a_time():
+    calls: list[list[str]] = []
+    committed: list[str] = []
+    release = threading.Event()
+
+    def decide_together(decisions: list[_Decision]) -> None:
+        release.wait(5)  # the decider waits here while every decision queues up
+        ids = [decision.lead_id for decision in decisions]
+        calls.append(ids)
+        if "bad" in ids:
+            raise RuntimeError("a bad lead")
+        committed.extend(ids)
+
+    decider = _Decider(decide_together)
+    try:
+        futures = {lead_id: decider.decide(_decision(lead_id)) for lead_id in ("a", "bad", "b", "c")}
+        release.set()
+        for lead_id in ("a", "b", "c"):
+            assert futures[lead_id].result(5) is None
+        with pytest.raises(RuntimeError, match="a bad lead"):
+            futures["bad"].result(5)
+    finally:
+        decider.close()
+    assert sorted(committed) == ["a", "b", "c"]
+    assert any(len(ids) > 1 for ids in calls)  # they were tried together first
