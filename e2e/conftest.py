@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
 
 import pytest
+from _pytest.nodeid import NodeId
 from browser_context import reset_context
+from console_support import Operators, create_operators
 from funnel_steps import wait_until_interactive
 from playwright.sync_api import BrowserContext
+from privacy_server import PrivacyServer, start_privacy_server
 from site_paths import ARTIFACTS, STATIC_DIR, server_log
 from sqlalchemy import Engine, create_engine
 
@@ -76,6 +79,86 @@ def server_engine(server_database_url: str, live_server: str) -> Iterator[Engine
     engine = create_engine(server_database_url)
     yield engine
     engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def operators(server_database_url: str, live_server: str) -> Operators:
+    """An admin and an analyst of the live server, made once per worker through the CLI as an
+    operator would. Each `servicematch operators add` costs about 1.3 s of CPU (imports, password
+    hashing); a dozen modules and tests made operators of their own, and a module's are made again
+    on each worker its tests reach, and each time a worker comes back to it.
+    A test that changes an operator (a second factor, a failed sign-in) undoes it or stays within
+    what the next test allows."""
+    return create_operators(server_database_url)
+
+
+@pytest.fixture(scope="session")
+def shared_privacy_server(tmp_path_factory) -> Iterator[Callable[[str], PrivacyServer]]:
+    """`shared_privacy_server(backend)`: the server with its own buyer, provider webhook and SMTP server
+    (privacy_server.py) on a database of that backend, started the first time a test of this
+    worker asks for it and shared by every module that uses one.
+
+    Starting one takes some 8 s on a quiet machine and 25-75 s on a busy one (its receivers,
+    `servicematch migrate` and the providers, the server and its worker process, and for
+    PostgreSQL a new database): started per module, and again each time a worker came back to a
+    module, it was half of these tests' time. The modules that
+    use it are marked `xdist_group("privacy-<backend>")`, so that with `--dist loadgroup`
+    (pyproject.toml) one worker runs them all on one server. Their tests tell their own leads apart
+    (a phone number and an address of their own), and one that changes the receivers puts them back.
+    """
+    started: dict[str, PrivacyServer] = {}
+
+    def get(backend: str) -> PrivacyServer:
+        if backend not in started:
+            started[backend] = start_privacy_server(
+                backend=backend, workdir=tmp_path_factory.mktemp(f"privacy-{backend}"), static_dir=STATIC_DIR,
+                log=server_log(f"privacy-server-{backend}"))
+        return started[backend]
+
+    yield get
+    for server in started.values():
+        server.stop()
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's ordering by parametrised fixtures, and after xdist's hook
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Backend tests first, then the browser tests that share a server of their own (marked
+    xdist_group), then those marked `long`, then the other browser tests.
+
+    With `--dist loadgroup` a group is one unit of work for one worker: handed out last, it would
+    keep that worker busy for minutes after the others ran out of tests; first, it runs while the
+    other workers share the rest. The same holds, in seconds, for a long test. Backend tests stay
+    before every browser test: a worker that has started Playwright's event loop cannot run the
+    asyncio tests after it.
+    """
+    if getattr(config.option, "loadgroup", False):  # set on xdist's workers under --dist loadgroup
+        _name_the_groups(items)
+    browser_tests = Path(__file__).parent
+
+    def rank(item: pytest.Item) -> int:
+        if not item.path.is_relative_to(browser_tests):
+            return 0
+        if item.get_closest_marker("xdist_group"):
+            return 1
+        return 2 if item.get_closest_marker("long") else 3
+
+    items.sort(key=rank)  # stable: the order within each part is kept
+
+
+def _name_the_groups(items: list[pytest.Item]) -> None:
+    """Give each grouped test the id xdist means it to have, "<id>@<group>", by which its scheduler
+    groups the tests.
+
+    xdist 3.8 writes it to `item._nodeid`, which pytest 9.2 no longer reads (it keeps a structured
+    id in `item._id`), so the groups were silently ignored: pytest-dev/pytest-xdist#1386. Nothing
+    is done where xdist's own id took.
+    """
+    for item in items:
+        names = sorted({str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+                        for mark in item.iter_markers("xdist_group")})
+        suffix = "@" + "_".join(names)
+        if names and not item.nodeid.endswith(suffix) and hasattr(item, "_id"):
+            item._id = NodeId.parse(item.nodeid + suffix)
 
 
 @pytest.fixture(scope="session")

@@ -138,6 +138,14 @@ def submit_lead(base_url: str, *, zip_code: str = "78701", email: str | None = N
     return request_id
 
 
+def listed_by_server(base_url: str, name: str) -> bool:
+    """Whether the server's current marketing-partners list names `name`. A buyer the CLI added
+    is on it within seconds (each server process reads the list again), and only from then on
+    does a consumer's consent cover it: a lead sent before then is never sold to it."""
+    answer = httpx.get(f"{base_url}/api/marketing-partners", timeout=10)
+    return answer.status_code == 200 and name in answer.json()["partners"]
+
+
 def wait_until(check: Callable[[], object], what: str, timeout: float = WAIT_SECONDS):
     """Poll until `check` returns something truthy; the server's worker and event buffer run apart."""
     deadline = time.monotonic() + timeout

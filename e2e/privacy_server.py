@@ -1,5 +1,6 @@
-"""A server of its own for the privacy browser tests and benchmark: a real buyer receiver, a provider
-webhook receiver, a real SMTP server, two providers, on SQLite or a throwaway PostgreSQL database."""
+"""A server of its own for the privacy browser tests (e2e/conftest.py's shared_privacy_server) and
+benchmark: a real buyer receiver, a provider webhook receiver, a real SMTP server, two providers, on
+SQLite or a throwaway PostgreSQL database."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ import os
 import subprocess
 import sys
 import uuid
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email import policy
 from pathlib import Path
@@ -24,7 +24,6 @@ sys.path.insert(0, str(ROOT / "backend" / "tests"))
 from delivery_receivers import HttpReceiver, SmtpReceiver, free_port
 from funnel_steps import Contact, complete_steps, lead_form_steps, service_config, thank_you_heading
 from playwright.sync_api import Page
-from site_paths import STATIC_DIR, server_log
 
 from servicematch.devserver import start_server
 
@@ -117,14 +116,6 @@ def start_privacy_server(*, backend: str, workdir: Path, static_dir: Path, log: 
         process = start_server(env=env, base_url=base_url, output=out)
     return PrivacyServer(base_url=base_url, buyer=buyer, provider_hook=provider_hook, smtp=smtp,
                          process=process, env=env, cleanup=cleanup)
-
-
-def serve(backend: str, tmp_path_factory) -> Iterator[PrivacyServer]:
-    """For a module-scoped fixture: one server per database backend, stopped after the module."""
-    server = start_privacy_server(backend=backend, workdir=tmp_path_factory.mktemp("privacy"),
-                                  static_dir=STATIC_DIR, log=server_log(f"privacy-server-{backend}"))
-    yield server
-    server.stop()
 
 
 def mail_to(smtp, address: str, count: int = 1) -> list:

@@ -8,7 +8,6 @@ from console_support import (
     BuyerReceiver,
     ConsoleClient,
     assert_fits_and_tappable,
-    create_operators,
     no_sideways_overflow,
     sign_in,
     submit_lead,
@@ -20,11 +19,6 @@ pytestmark = pytest.mark.browser
 
 # Only leads from this ZIP reach the test's buyer, so other browser tests' leads never do.
 BUYER_ZIP = "78711"
-
-
-@pytest.fixture(scope="module")
-def operators(server_database_url: str, live_server: str):
-    return create_operators(server_database_url)
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ from datetime import timedelta
 import pytest
 from console_support import (
     assert_fits_and_tappable,
-    create_operators,
     no_sideways_overflow,
     sign_in,
     submit_lead,
@@ -36,11 +35,6 @@ class Waiting:
     provider_name: str
     wrong_phone: str  # credit request ids
     outside_area: str
-
-
-@pytest.fixture(scope="module")
-def operators(server_database_url: str, live_server: str):
-    return create_operators(server_database_url)
 
 
 def _stored(server_engine, request_id: str) -> Lead | None:

@@ -9,7 +9,6 @@ import pytest
 from console_support import (
     ConsoleClient,
     HttpReceiver,
-    create_operators,
     no_sideways_overflow,
     receiving_provider,
     sign_in,
@@ -22,11 +21,6 @@ pytestmark = pytest.mark.browser
 
 # Only leads from this ZIP reach the test's provider, so other browser tests' leads never do.
 PROVIDER_ZIP = "78702"
-
-
-@pytest.fixture(scope="module")
-def operators(server_database_url: str, live_server: str):
-    return create_operators(server_database_url)
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ import pytest
 from console_support import (
     WAIT_SECONDS,
     ConsoleClient,
-    create_operators,
     no_sideways_overflow,
     sign_in,
 )
@@ -29,11 +28,6 @@ pytestmark = pytest.mark.browser
 # A service no other browser test walks through, so only this test's visits move its counts.
 WALKED = ("services", "gutters")
 DISQUALIFIED = ("legal", "personal-injury", "Over 6 months ago")
-
-
-@pytest.fixture(scope="module")
-def operators(server_database_url: str, live_server: str):
-    return create_operators(server_database_url)
 
 
 @pytest.fixture

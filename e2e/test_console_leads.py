@@ -17,7 +17,6 @@ import pytest
 from console_support import (
     ConsoleClient,
     HttpReceiver,
-    create_operators,
     element_at_centre_is,
     no_sideways_overflow,
     receiving_provider,
@@ -31,11 +30,6 @@ pytestmark = pytest.mark.browser
 
 # The test provider's ZIP (no other browser test's).
 PROVIDER_ZIP = "78705"
-
-
-@pytest.fixture(scope="module")
-def operators(server_database_url: str, live_server: str):
-    return create_operators(server_database_url)
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,6 @@ import pytest
 from console_support import (
     ROOT,
     HttpReceiver,
-    create_operators,
     element_at_centre_is,
     no_sideways_overflow,
     servicematch_cli,
@@ -28,11 +27,12 @@ PAGES = [("Dashboard", "Dashboard"), ("Leads", "Leads"), ("Deliveries", "Deliver
 
 
 @pytest.fixture(scope="module")
-def operators(server_database_url: str, live_server: str):
-    # Something to show on the dashboard and in the lists, from more than one source.
+def operators(operators, live_server: str):
+    """conftest.py's operators, with something to show on the dashboard and in the lists, from
+    more than one source."""
     for subid1 in ("", "spring-mailer", "spring-mailer", "search-ads"):
         submit_lead(live_server, subid1=subid1)
-    return create_operators(server_database_url)
+    return operators
 
 
 def test_every_page_is_reachable_and_tappable_without_sideways_scrolling(page: Page, operators, save_screenshot):

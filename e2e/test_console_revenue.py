@@ -9,7 +9,7 @@ import pytest
 from console_support import (
     ConsoleClient,
     HttpReceiver,
-    create_operators,
+    listed_by_server,
     no_sideways_overflow,
     servicematch_cli,
     sign_in,
@@ -22,14 +22,14 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def sold(server_database_url: str, live_server: str):
+def sold(server_database_url: str, live_server: str, operators):
     """A fixed-price buyer and two leads of their own source; the buyer takes both at $31.50."""
     receiver = HttpReceiver().start()
     name = f"Revenue Buyer {uuid.uuid4().hex[:6]}"
     source = f"revenue-{uuid.uuid4().hex[:8]}"
     servicematch_cli(server_database_url, "buyers", "add", "--name", name, "--post-url", receiver.url,
                      "--price", "31.50", "--shared")
-    operators = create_operators(server_database_url)
+    wait_until(lambda: listed_by_server(live_server, name), f"the server to publish {name} as a partner")
     for _ in range(2):
         submit_lead(live_server, subid1=source)
     client = ConsoleClient(live_server, operators.analyst)

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from console_support import (
     assert_fits_and_tappable,
-    create_operators,
     no_sideways_overflow,
     sign_in,
 )
@@ -39,11 +38,6 @@ class Rated:
     other_name: str
     one_star: str  # review ids
     five_stars: str
-
-
-@pytest.fixture(scope="module")
-def operators(server_database_url: str, live_server: str):
-    return create_operators(server_database_url)
 
 
 @pytest.fixture

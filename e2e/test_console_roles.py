@@ -7,15 +7,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-from console_support import ConsoleClient, create_operators, sign_in, submit_lead
+from console_support import ConsoleClient, sign_in, submit_lead
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def operators(server_database_url: str, live_server: str):
-    return create_operators(server_database_url)
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator
 
 import pytest
 from console_support import no_sideways_overflow, submit_lead
@@ -21,17 +20,18 @@ from funnel_steps import (
     thank_you_heading,
 )
 from playwright.sync_api import Page, expect
-from privacy_server import BUYER_NAME, PrivacyServer, mail_to, serve
+from privacy_server import BUYER_NAME, PrivacyServer, mail_to
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("privacy-sqlite")]
 PHONES = itertools.count(300)
 REFERENCE = re.compile(r"[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}")
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[PrivacyServer]:
-    """Its own server: a buyer, Cool Air (webhook) and Lone Star Heating (e-mail) take HVAC leads in TX."""
-    yield from serve("sqlite", tmp_path_factory)
+def server(shared_privacy_server) -> PrivacyServer:
+    """A server of the privacy tests' own: a buyer, Cool Air (webhook) and Lone Star Heating (e-mail)
+    take HVAC leads in TX."""
+    return shared_privacy_server("sqlite")
 
 
 @pytest.fixture(scope="session")

@@ -11,8 +11,8 @@ import httpx
 import pytest
 from console_support import (
     assert_fits_and_tappable,
-    create_operators,
     element_at_centre_is,
+    listed_by_server,
     no_sideways_overflow,
     servicematch_cli,
     sign_in,
@@ -27,7 +27,9 @@ SHOTS = Path("/tmp/partners-shots")
 NOBODY_ZIP = "00501"
 
 
-@pytest.fixture
+# One buyer for the module's tests: each `servicematch` command is a process of its own (about
+# 1.3 s of CPU), and the first test to run still waits for the server to publish the new name.
+@pytest.fixture(scope="module")
 def active_buyer(server_database_url: str, live_server: str):
     name = f"Harbor Light Leads {uuid.uuid4().hex[:6].upper()} LLC"
     added = servicematch_cli(server_database_url, "buyers", "add", "--name", name,
@@ -35,11 +37,6 @@ def active_buyer(server_database_url: str, live_server: str):
     buyer_id = added.split()[1]
     yield name
     servicematch_cli(server_database_url, "buyers", "pause", buyer_id)
-
-
-def listed_by_server(live_server: str, name: str) -> bool:
-    answer = httpx.get(f"{live_server}/api/marketing-partners", timeout=10)
-    return answer.status_code == 200 and name in answer.json()["partners"]
 
 
 def test_the_partners_modal_lists_an_active_buyer_by_name(page: Page, live_server: str, active_buyer: str, viewport):
@@ -67,9 +64,8 @@ def test_the_partners_modal_lists_an_active_buyer_by_name(page: Page, live_serve
     expect(dialog).to_be_hidden()
 
 
-def test_the_console_buyers_page_lists_the_published_versions(page: Page, live_server: str, server_database_url: str,
+def test_the_console_buyers_page_lists_the_published_versions(page: Page, live_server: str, operators,
                                                               active_buyer: str, viewport):
-    operators = create_operators(server_database_url)
     wait_until(lambda: listed_by_server(live_server, active_buyer), "the server to publish the buyer's name")
     current = httpx.get(f"{live_server}/api/marketing-partners", timeout=10).json()["version"]
 

@@ -7,7 +7,6 @@ import uuid
 
 import pytest
 from console_support import (
-    create_operators,
     element_at_centre_is,
     no_sideways_overflow,
     servicematch_cli,
@@ -35,7 +34,7 @@ def _open_profile(page: Page) -> None:
     expect(page.get_by_role("heading", name="Profile", level=1)).to_be_visible()
 
 
-def test_join_apply_confirm_approve_choose_a_password_signed_in(page: Page, live_server, server_database_url,
+def test_join_apply_confirm_approve_choose_a_password_signed_in(page: Page, live_server, operators,
                                                                 server_mail_dir, save_screenshot):
     email, business = f"ana-{uuid.uuid4().hex[:8]}@example.com", f"Cool Air {uuid.uuid4().hex[:4]}"
     page.goto("/partner-with-us")
@@ -59,7 +58,7 @@ def test_join_apply_confirm_approve_choose_a_password_signed_in(page: Page, live
     expect(page.get_by_text("your e-mail address is confirmed")).to_be_visible()
     assert "#" not in page.url  # the token left the address bar
 
-    sign_in(page, create_operators(server_database_url).admin, path="/admin/applications")
+    sign_in(page, operators.admin, path="/admin/applications")
     card = page.get_by_role("region", name=business)
     expect(card).to_be_visible()
     _tappable(page)
@@ -150,9 +149,9 @@ def test_the_profile_is_read_and_changed_from_a_phone_or_a_desk(page: Page, invi
 
 
 def test_an_operator_invites_from_the_console_and_the_badge_waits_for_the_licence_check(
-        page: Page, live_server, server_database_url, server_mail_dir, save_screenshot):
+        page: Page, live_server, operators, server_mail_dir, save_screenshot):
     email, name = f"hvac-{uuid.uuid4().hex[:8]}@example.com", f"Cold Front {uuid.uuid4().hex[:4]}"
-    operator = create_operators(server_database_url).admin
+    operator = operators.admin
     sign_in(page, operator, path="/admin/providers")
     page.get_by_role("button", name="Invite provider").click()
     form = page.get_by_role("form", name="Invite a provider")

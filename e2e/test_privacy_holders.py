@@ -6,22 +6,21 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from funnel_steps import Contact
 from playwright.sync_api import Page, expect
-from privacy_server import BUYER_NAME, PrivacyServer, mail_to, serve, submit_hvac_lead
+from privacy_server import BUYER_NAME, PrivacyServer, mail_to, submit_hvac_lead
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("privacy-sqlite")]
 PHONES = itertools.count(610)
 SHOTS = Path("/tmp/notices-shots")
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[PrivacyServer]:
-    yield from serve("sqlite", tmp_path_factory)
+def server(shared_privacy_server) -> PrivacyServer:
+    return shared_privacy_server("sqlite")
 
 
 @pytest.fixture(scope="session")

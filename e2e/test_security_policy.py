@@ -7,7 +7,7 @@ import time
 
 import httpx
 import pytest
-from console_support import create_operators, sign_in, submit_lead
+from console_support import sign_in, submit_lead
 from playwright.sync_api import expect
 
 # One path per page type of backend/servicematch/web/routes.json, plus an unknown page.
@@ -61,7 +61,7 @@ def _assert_no_violation(page, console: list[str], reports: list[str]) -> None:
     assert (seen, console, reports) == ([], [], [])
 
 
-def test_the_form_steps_and_the_signed_in_console_break_no_policy(live_server, server_database_url, watched,
+def test_the_form_steps_and_the_signed_in_console_break_no_policy(live_server, operators, watched,
                                                                    save_screenshot):
     # The progress bar, charts and tables draw widths and heights: none of it may need inline style.
     page, console, reports = watched
@@ -71,7 +71,7 @@ def test_the_form_steps_and_the_signed_in_console_break_no_policy(live_server, s
     save_screenshot(page, "csp-form-step-2")
     _assert_no_violation(page, console, reports)
     submit_lead(live_server, subid1="csp-check")
-    sign_in(page, create_operators(server_database_url).admin)
+    sign_in(page, operators.admin)
     nav = page.get_by_role("navigation", name="Console")
     for name in ("Dashboard", "Leads", "Deliveries", "Providers", "Audit log"):
         nav.get_by_role("link", name=name).click()

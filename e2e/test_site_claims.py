@@ -29,18 +29,23 @@ from funnel_steps import (
     thank_you_heading,
 )
 from playwright.sync_api import Page, expect
-from privacy_server import BUYER_NAME, PrivacyServer, _cli, serve, start_privacy_server
+from privacy_server import BUYER_NAME, PrivacyServer, _cli, start_privacy_server
 from site_paths import STATIC_DIR, server_log
-from sqlalchemy import create_engine
+from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "backend" / "tests"))
 from offer_rows import portal_provider
 
+from servicematch.delivery.models import Provider
 from servicematch.portal.models import ProviderReview
 from servicematch.portal.public_ratings import MIN_REVIEWS
 
 pytestmark = pytest.mark.browser
+# One worker each (--dist loadgroup): the tests on the privacy tests' shared server, and those on
+# the server with reviews, which each start once.
+ON_SHARED_SERVER = pytest.mark.xdist_group("privacy-sqlite")
+ON_REVIEWED_SERVER = pytest.mark.xdist_group("site-claims-reviewed")
 PHONES = itertools.count(600)
 REFERENCE = re.compile(r"[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}")
 SHOTS = Path("/tmp/claims-shots")
@@ -52,13 +57,21 @@ FAKE_CLAIMS = ("4.8", "Rated 4.8", "thousands of users", "past satisfaction", "W
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[PrivacyServer]:
-    """Its own server, without reviews: the fixed buyer takes every lead, Cool Air and Lone Star
-    Heating take HVAC in TX, and Hill Country Roofing (e-mail) takes roofing in TX."""
-    for running in serve("sqlite", tmp_path_factory):
+def server(shared_privacy_server) -> PrivacyServer:
+    """The privacy tests' server, without reviews: the fixed buyer takes every lead, Cool Air and
+    Lone Star Heating take HVAC in TX, and Hill Country Roofing (e-mail) takes roofing in TX (added
+    here, once: the server is shared, and the other tests that use it send no roofing leads)."""
+    running = shared_privacy_server("sqlite")
+    engine = create_engine(running.env["SERVICEMATCH_DATABASE_URL"])
+    try:
+        with Session(engine) as session:
+            added = session.scalar(select(Provider.id).where(Provider.name == ROOFER)) is not None
+    finally:
+        engine.dispose()
+    if not added:
         _cli(running.env, ["providers", "add", "--name", ROOFER, "--email", "office@hillcountry.example",
                            "--service", "roofing", "--state", "TX"])
-        yield running
+    return running
 
 
 @pytest.fixture(scope="module")
@@ -104,6 +117,7 @@ def expect_no_fake_claims(page: Page) -> None:
         expect(page.get_by_text(claim, exact=False)).to_have_count(0)
 
 
+@ON_SHARED_SERVER
 @pytest.mark.own_context  # sets the clock
 def test_call_thanks_shows_the_reference_hours_and_who_may_call_and_survives_a_reload(
         page: Page, server: PrivacyServer, save_screenshot):
@@ -143,6 +157,7 @@ def test_call_thanks_shows_the_reference_hours_and_who_may_call_and_survives_a_r
     expect_no_fake_claims(page)
 
 
+@ON_SHARED_SERVER
 def test_the_roofing_thank_you_says_what_each_company_is_and_survives_a_reload(
         page: Page, server: PrivacyServer, save_screenshot):
     service = service_config(server.base_url, "roofing")
@@ -170,6 +185,7 @@ def test_the_roofing_thank_you_says_what_each_company_is_and_survives_a_reload(
     assert reference in kept and "Maria" not in kept and "@" not in kept and "Congress" not in kept
 
 
+@ON_SHARED_SERVER
 def test_without_enough_reviews_no_page_claims_a_rating(page: Page, server: PrivacyServer):
     page.goto(f"{server.base_url}/")
     trust = page.get_by_role("region", name="Why people trust us")
@@ -186,6 +202,7 @@ def test_without_enough_reviews_no_page_claims_a_rating(page: Page, server: Priv
     expect_no_fake_claims(page)
 
 
+@ON_REVIEWED_SERVER
 def test_with_enough_reviews_the_real_average_and_count_are_shown(page: Page, reviewed_server: PrivacyServer,
                                                                    save_screenshot):
     assert len(STARS) >= MIN_REVIEWS

@@ -27,6 +27,7 @@ def internal_links(page: Page, origin: str) -> set[str]:
     return found
 
 
+@pytest.mark.long  # about 40 pages drawn and 1,200 links asked for, one after another
 def test_no_internal_link_is_a_404(page: Page, live_server: str):
     if not is_desktop(page):
         # Both layouts draw the same links (the phone menu holds the header's); one crawl covers them.

@@ -48,6 +48,11 @@ pytest_status() {
 # pytest-xdist workers; SERVICEMATCH_TEST_WORKERS=0 runs every test in this one process. Three on
 # two cores: a browser test spends part of its time waiting (a 4 s loader, a worker's poll), which
 # a third worker fills (990 s against 1,104 s for the same tests on two; docs/benchmarks.md).
+# They are handed out one test at a time, in the order collected, except that the browser tests
+# on a server of their own (xdist_group) go to one worker together: --dist loadgroup in
+# pyproject.toml, the order in e2e/conftest.py.
+# SERVICEMATCH_FUZZ_EXAMPLES=N sets how many requests the schema fuzz makes per operation and
+# mode (backend/tests/intake/test_openapi_fuzz.py: 5 unless set; 100 or more for a thorough run).
 workers=${SERVICEMATCH_TEST_WORKERS:-3}
 parallel=0 alone=0
 echo "== backend, API and browser tests (pytest, SQLite and PostgreSQL, $workers workers)"
