@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from servicematch.access.models import SignInLink, add_audit_entry
 from servicematch.access.sessions import token_hash
-from servicematch.access.throttle import Throttle, lockout_wait
+from servicematch.access.throttle import LINK, Throttle, lockout_wait, own_failures_wait
 from servicematch.errors import ServiceMatchError
 from servicematch.kernel.clock import as_utc
 
@@ -98,6 +98,28 @@ def redeem(session: Session, token: str, *, surface: str, now: datetime) -> Sign
 
 def spent() -> ServiceMatchError:
     return ServiceMatchError(SPENT, fields={"token": SPENT}, status_code=410)
+
+
+# Why a link's TOTP code was refused (code_problem).
+CODE_MISSING, CODE_WRONG = "missing", "wrong"
+
+
+def code_problem(session: Session, throttle: Throttle, *, email: str, link_id: str, code: str | None,
+                 right: Callable[[str], bool], record_wrong: Callable[[], None], now: datetime) -> str | None:
+    """None when the account's TOTP code is right; else CODE_MISSING or CODE_WRONG. The link stays
+    good for the right code, for a few wrong ones: past the device limit it is spent (raises), so a
+    link is no way to guess codes. `record_wrong` puts the failure on the audit log."""
+    if own_failures_wait(session, throttle, email=email, through=link_id, key=LINK, now=now) > 0:
+        session.commit()  # spent by redeem
+        raise spent()
+    if not code:
+        return CODE_MISSING  # not committed: the link is not spent
+    if right(code):
+        return None
+    session.rollback()
+    record_wrong()
+    session.commit()
+    return CODE_WRONG
 
 
 def void_outstanding(session: Session, *, surface: str, account_id: str, now: datetime) -> None:

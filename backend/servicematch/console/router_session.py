@@ -19,7 +19,6 @@ from servicematch.access.throttle import (
     LINK,
     Throttle,
     enforce_signin_throttle,
-    own_failures_wait,
 )
 from servicematch.console import accounts, audit
 from servicematch.console.audit import Action
@@ -230,21 +229,16 @@ def sign_in_by_link(data: LinkSignIn, request: Request, db: Db, settings: Settin
 
 def _link_code_refused(db: Session, settings: Settings, operator: Operator, *, link_id: str, code: str | None,
                        ip: str, now: datetime) -> JSONResponse | None:
-    """None when the code is right; else the refusal. The link stays good for the right code, for
-    a few wrong ones: past the device limit it is spent, so a link is no way to guess codes."""
+    """None when the code is right; else the refusal (links.code_problem)."""
     email = operator.email
-    if own_failures_wait(db, console_throttle(settings), email=email, through=link_id, key=LINK, now=now) > 0:
-        db.commit()  # spent by redeem
-        raise links.spent()
-    if not code:
-        return _refused(CODE_NEEDED, totp_required=True)  # not committed: the link is not spent
-    if accounts.verify_totp(settings, operator, code):
+    problem = links.code_problem(
+        db, console_throttle(settings), email=email, link_id=link_id, code=code, now=now,
+        right=lambda given: accounts.verify_totp(settings, operator, given),
+        record_wrong=lambda: audit.record(db, action=Action.SIGN_IN_FAILED, operator=None, operator_email=email,
+                                          ip=ip, target=email, detail={"reason": "totp", LINK: link_id}))
+    if problem is None:
         return None
-    db.rollback()
-    audit.record(db, action=Action.SIGN_IN_FAILED, operator=None, operator_email=email, ip=ip, target=email,
-                 detail={"reason": "totp", LINK: link_id})
-    db.commit()
-    return _refused(WRONG_CODE, totp_required=True)
+    return _refused(CODE_NEEDED if problem == links.CODE_MISSING else WRONG_CODE, totp_required=True)
 
 
 @router.get("/session", response_model=ConsoleSession, summary="The signed-in operator and the CSRF token")

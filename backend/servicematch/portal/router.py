@@ -29,7 +29,6 @@ from servicematch.access.throttle import (
     LINK,
     Throttle,
     enforce_signin_throttle,
-    own_failures_wait,
 )
 from servicematch.catalog.loader import CatalogDep
 from servicematch.delivery.models import Provider
@@ -300,21 +299,16 @@ def sign_in_by_link(data: PortalLinkSignIn, request: Request, db: SessionDep, se
 
 def _link_code_refused(db, settings: Settings, account: ProviderAccount, *, link_id: str, code: str | None, ip: str,
                        now) -> JSONResponse | None:
-    """None when the code is right; else the refusal. The link stays good for the right code, for
-    a few wrong ones: past the device limit it is spent, so a link is no way to guess codes."""
+    """None when the code is right; else the refusal (links.code_problem)."""
     email = account.email
-    if own_failures_wait(db, portal_throttle(settings), email=email, through=link_id, key=LINK, now=now) > 0:
-        db.commit()  # spent by redeem
-        raise links.spent()
-    if not code:
-        return _refused(CODE_NEEDED, totp_required=True)  # not committed: the link is not spent
-    if accounts.verify_totp(settings, account, code):
+    problem = links.code_problem(
+        db, portal_throttle(settings), email=email, link_id=link_id, code=code, now=now,
+        right=lambda given: accounts.verify_totp(settings, account, given),
+        record_wrong=lambda: add_audit_entry(db, action=Action.SIGN_IN_FAILED, actor_id=None, actor_email=email,
+                                             ip=ip, target=email, detail={"reason": "totp", LINK: link_id}))
+    if problem is None:
         return None
-    db.rollback()
-    add_audit_entry(db, action=Action.SIGN_IN_FAILED, actor_id=None, actor_email=email, ip=ip, target=email,
-                    detail={"reason": "totp", LINK: link_id})
-    db.commit()
-    return _refused(accounts.WRONG_CODE, totp_required=True)
+    return _refused(CODE_NEEDED if problem == links.CODE_MISSING else accounts.WRONG_CODE, totp_required=True)
 
 
 @router.get("/providers/{provider_id}", response_model=profile.ProviderProfile, responses=NOT_FOUND_NO_BODY,
