@@ -5,15 +5,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import JSON, BigInteger, DateTime, Index, Integer, String
+from sqlalchemy import JSON, DateTime, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from servicematch.kernel.clock import utcnow
 from servicematch.kernel.ids import new_id
-from servicematch.kernel.orm import Base
-
-# SQLite only auto-increments an INTEGER PRIMARY KEY; PostgreSQL gets a 64-bit identity.
-BigId = BigInteger().with_variant(Integer(), "sqlite")
+from servicematch.kernel.orm import Base, BigId
 
 
 class SessionColumns:

@@ -5,7 +5,7 @@ Domains declare their tables on this Base; `servicematch.schema.registry` import
 
 from __future__ import annotations
 
-from sqlalchemy import MetaData
+from sqlalchemy import BigInteger, Integer, MetaData
 from sqlalchemy.orm import DeclarativeBase
 
 NAMING_CONVENTION = {
@@ -19,3 +19,7 @@ NAMING_CONVENTION = {
 
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+# SQLite only auto-increments an INTEGER PRIMARY KEY; PostgreSQL gets a 64-bit identity.
+BigId = BigInteger().with_variant(Integer(), "sqlite")

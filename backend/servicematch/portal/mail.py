@@ -1,48 +1,19 @@
 """The portal's e-mails: confirm an application's address, an invitation, a password link, a
-sign-in link, a refusal.
-
-Links carry their token after '#': browsers never send a fragment to a server, so it stays out of
-logs and Referer headers; the page reads it and posts it. Nothing here logs a message's text.
+sign-in link, a refusal. Sent now or after the answer by access/mailer.py; each link carries its
+token after '#', never seen by a server.
 """
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-
-from servicematch.access import links
-from servicematch.kernel.ids import new_id
-from servicematch.mail.transport import new_message, send_message
-from servicematch.outbound.outcome import SendResult
+from servicematch.access import links, mailer
+from servicematch.access.mailer import run_later, send_now
 from servicematch.settings import Settings
 
-log = logging.getLogger("servicematch.portal")
-
-# Mail to people who are not signed in goes out after the answer: a known and an unknown address
-# then answer alike, in time too, and a slow mail server does not hold up the page.
-_mailer = ThreadPoolExecutor(max_workers=2, thread_name_prefix="portal-mail")
+__all__ = ["run_later", "send_now"]
 
 
 def link(settings: Settings, page: str, token: str) -> str:
-    return f"{settings.site_origin.rstrip('/')}/pro/{page}#{token}"
-
-
-def send_now(settings: Settings, *, to: str, subject: str, text: str) -> SendResult:
-    """Send (or keep in the local mailbox) within the delivery timeout; the result says how it went."""
-    return send_message(settings=settings, message=new_message(settings=settings, to=to, subject=subject, text=text,
-                                                                message_id_key=f"portal-{new_id()}"))
-
-
-def run_later(job: Callable[[], object]) -> None:
-    """Run `job` on the mail thread; a failure is logged without the message or its link."""
-    def guarded() -> None:
-        try:
-            job()
-        except Exception:
-            log.exception("a portal e-mail could not be prepared or sent")
-
-    _mailer.submit(guarded)
+    return mailer.page_link(settings, f"/pro/{page}", token)
 
 
 def confirm_application(settings: Settings, *, business_name: str, token: str) -> tuple[str, str]:

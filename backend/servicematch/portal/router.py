@@ -8,28 +8,17 @@ those that changes something its CSRF token (portal/auth.py). A provider's data 
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from fastapi import APIRouter, Depends, FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from servicematch.access import devices, links, passwords
+from servicematch.access import passwords, portal_signin
+from servicematch.access.mailer import run_later
 from servicematch.access.models import add_audit_entry
-from servicematch.access.sessions import (
-    clear_session_cookie,
-    csrf_token_for,
-    end_session,
-    open_session,
-    set_session_cookie,
-)
-from servicematch.access.throttle import (
-    DEVICE,
-    LINK,
-    Throttle,
-    enforce_signin_throttle,
-)
+from servicematch.access.portal_signin import LINK_ASKED, PortalDoor, SignInActions
+from servicematch.access.sessions import clear_session_cookie, end_session
+from servicematch.access.throttle import Throttle
 from servicematch.catalog.loader import CatalogDep
 from servicematch.delivery.models import Provider
 from servicematch.deps import SessionDep, SessionFactoryDep, SettingsDep, install_part, part_of
@@ -38,14 +27,12 @@ from servicematch.errors import (
     SIGNED_IN_ERROR_RESPONSES,
     ErrorBody,
     ServiceMatchError,
-    error_body,
 )
 from servicematch.inbound.ratelimit import SlidingWindowLimiter, counted_always, limit_store_of
 from servicematch.intake.schemas import text
 from servicematch.kernel.clock import utcnow
 from servicematch.portal import accounts, mail, profile
 from servicematch.portal.auth import OwnProvider, SignedInProvider, request_ip
-from servicematch.portal.invitations import find_account
 from servicematch.portal.models import ProviderAccount
 from servicematch.portal.router_events import router as events_router
 from servicematch.portal.router_join import PartnerMessage
@@ -55,11 +42,6 @@ from servicematch.portal.router_offers import router as offers_router
 from servicematch.portal.router_reviews import install_reviews
 from servicematch.portal.sessions import API_PREFIX, PORTAL, PORTAL_DEVICE, SIGNIN_SURFACE
 from servicematch.settings import Settings
-
-WRONG_CREDENTIALS = "The e-mail address or password is not right."
-CODE_NEEDED = "Enter the 6-digit code from your authenticator app."
-LINK_ASKED = ("If {email} is the address of an account locked by failed sign-in attempts, we sent it a sign-in "
-              "link. The link works once, for 15 minutes; check your spam folder if it does not arrive.")
 
 
 class Action:
@@ -78,6 +60,10 @@ class Action:
     LINK_USED = "portal.signin.link_used"
 
 
+PROVIDER_DOOR = PortalDoor(accounts=accounts.PROVIDER_ACCOUNTS, device=PORTAL_DEVICE, surface=SIGNIN_SURFACE,
+                           actions=SignInActions(sign_in=Action.SIGN_IN, failed=Action.SIGN_IN_FAILED,
+                                                 password_set=Action.PASSWORD_SET, known_device=Action.KNOWN_DEVICE,
+                                                 link_sent=Action.LINK_SENT, link_used=Action.LINK_USED))
 NOT_FOUND_NO_BODY = {404: {"description": "Not this account's provider, or none: no body at all"}}
 router = APIRouter(prefix=API_PREFIX, tags=["portal"],
                    responses={**SIGNED_IN_ERROR_RESPONSES, **RATE_LIMITED_RESPONSES})
@@ -145,10 +131,7 @@ class PortalPasswordCheck(BaseModel):
 
 
 def portal_throttle(settings: Settings) -> Throttle:
-    return Throttle(failure_action=Action.SIGN_IN_FAILED, per_account=settings.portal_signin_failures_per_account,
-                    per_address=settings.portal_signin_failures_per_address,
-                    window=timedelta(seconds=settings.portal_signin_window_seconds),
-                    per_device=settings.portal_signin_failures_per_device)
+    return PROVIDER_DOOR.throttle(settings)
 
 
 def _answer(settings: Settings, account: ProviderAccount, provider_name: str, csrf: str) -> PortalSession:
@@ -158,62 +141,17 @@ def _answer(settings: Settings, account: ProviderAccount, provider_name: str, cs
 
 def _signed_in(db, settings: Settings, request: Request, account: ProviderAccount) -> JSONResponse:
     """Start a session for the account; the answer sets its cookie, and marks the browser a known device."""
-    token, _row = open_session(db, PORTAL, owner_id=account.id, ip=request_ip(request),
-                               user_agent=request.headers.get("user-agent", ""),
-                               lifetime=timedelta(hours=settings.portal_session_max_hours))
-    add_audit_entry(db, action=Action.SIGN_IN, actor_id=account.id, actor_email=account.email,
-                    ip=request_ip(request), target=account.email)
-    db.commit()
+    opened = portal_signin.open_portal_session(db, settings, PROVIDER_DOOR, request, account, ip=request_ip(request))
     provider = db.get(Provider, account.provider_id)
-    answer = _answer(settings, account, provider.name if provider else "", csrf_token_for(settings, PORTAL, token))
-    response = JSONResponse(answer.model_dump())
-    set_session_cookie(response, PORTAL, token, max_age=settings.portal_session_max_hours * 3600, settings=settings)
-    devices.remember(response, settings, PORTAL_DEVICE, account_id=account.id, now=utcnow())
-    return response
-
-
-def _known_device(request: Request, settings: Settings, account: ProviderAccount | None, now) -> str | None:
-    """The device's name when the browser holds this account's known-device cookie."""
-    if account is None:
-        return None
-    return devices.recognised(settings, PORTAL_DEVICE, request.cookies.get(PORTAL_DEVICE.name), account_id=account.id,
-                              not_before=account.password_changed_at, now=now)
-
-
-def _refused(message: str, *, totp_required: bool = False) -> JSONResponse:
-    body = error_body(message)
-    if totp_required:
-        body["totpRequired"] = True
-    return JSONResponse(body, status_code=401)
+    answer = _answer(settings, account, provider.name if provider else "", opened.csrf_token)
+    return portal_signin.signed_in_response(settings, PROVIDER_DOOR, opened, account, answer.model_dump())
 
 
 @router.post("/session", response_model=PortalSession, summary="Sign in (e-mail, password and, with TOTP on, a code)")
 def sign_in(data: PortalSignIn, request: Request, db: SessionDep, settings: SettingsDep) -> Response:
-    ip, email, now = request_ip(request), passwords.normalise_email(data.email), utcnow()
-    account = find_account(db, email)
-    device = _known_device(request, settings, account, now)
-    past_lockout = enforce_signin_throttle(db, portal_throttle(settings), email=email, ip=ip, now=now, device=device)
-    # A known device's failures name it: they count against it, as well as against the account.
-    through = {DEVICE: device} if device else {}
-    # password_matches runs Argon2 even for an unknown e-mail, so the answer time does not tell.
-    if not accounts.password_matches(account, data.password):
-        named = account.email if account is not None else ""
-        add_audit_entry(db, action=Action.SIGN_IN_FAILED, actor_id=None, actor_email=named, ip=ip, target=named,
-                        detail={"reason": "credentials" if named else "unknown account", **through})
-        db.commit()
-        return _refused(WRONG_CREDENTIALS)
-    if account.totp_secret is not None:
-        if not data.totp:
-            return _refused(CODE_NEEDED, totp_required=True)
-        if not accounts.verify_totp(settings, account, data.totp):
-            add_audit_entry(db, action=Action.SIGN_IN_FAILED, actor_id=None, actor_email=email, ip=ip, target=email,
-                            detail={"reason": "totp", **through})
-            db.commit()
-            return _refused(accounts.WRONG_CODE, totp_required=True)
-    if past_lockout:
-        add_audit_entry(db, action=Action.KNOWN_DEVICE, actor_id=account.id, actor_email=account.email, ip=ip,
-                        target=account.email, detail=through)
-    return _signed_in(db, settings, request, account)
+    found = portal_signin.check_password(db, settings, PROVIDER_DOOR, request, ip=request_ip(request),
+                                         email=data.email, password=data.password, code=data.totp)
+    return found if isinstance(found, Response) else _signed_in(db, settings, request, found)
 
 
 @router.get("/session", response_model=PortalSession, summary="The signed-in provider and the CSRF token")
@@ -238,19 +176,13 @@ def sign_out(caller: SignedInProvider, db: SessionDep, settings: SettingsDep) ->
 def choose_password(data: PortalChoosePassword, request: Request, db: SessionDep, settings: SettingsDep) -> Response:
     spent, account = accounts.account_for_link(db, data.token)
     passwords.check_password_strength(data.password)
-    # A lost password is no way around the second factor: with TOTP on, the link also needs a code.
-    if account.totp_secret is not None:
-        if not data.totp:
-            return _refused(CODE_NEEDED, totp_required=True)
-        if not accounts.verify_totp(settings, account, data.totp):
-            db.rollback()  # the link stays good for the right code; the wrong one counts as a failed sign-in
-            add_audit_entry(db, action=Action.SIGN_IN_FAILED, actor_id=None, actor_email=account.email,
-                            ip=request_ip(request), target=account.email, detail={"reason": "totp"})
-            db.commit()
-            return _refused(accounts.WRONG_CODE, totp_required=True)
+    ip = request_ip(request)
+    refused = portal_signin.check_link_code(db, settings, PROVIDER_DOOR, account, ip=ip, code=data.totp)
+    if refused is not None:
+        return refused
     accounts.set_password(db, account, data.password)
-    add_audit_entry(db, action=Action.PASSWORD_SET, actor_id=account.id, actor_email=account.email,
-                    ip=request_ip(request), target=account.email, detail={"link": spent.purpose})
+    add_audit_entry(db, action=Action.PASSWORD_SET, actor_id=account.id, actor_email=account.email, ip=ip,
+                    target=account.email, detail={"link": spent.purpose})
     return _signed_in(db, settings, request, account)
 
 
@@ -266,49 +198,25 @@ async def ask_for_signin_link(data: PortalLinkAsk, request: Request, settings: S
                               factory: SessionFactoryDep) -> PartnerMessage:
     email, ip, now = passwords.normalise_email(data.email), request_ip(request), utcnow()
     # After the answer, on the mail thread: a known and an unknown address answer alike, in time too.
-    mail.run_later(lambda: _mail_signin_link(factory, settings, email=email, ip=ip, now=now))
+    run_later(lambda: portal_signin.mail_signin_link(
+        factory, settings, PROVIDER_DOOR, email=email, ip=ip, now=now, send=_mail_signin_link(settings)))
     return PartnerMessage(message=LINK_ASKED.format(email=email))
 
 
-def _mail_signin_link(factory, settings: Settings, *, email: str, ip: str, now) -> None:
-    issued = links.issue_when_locked(factory, surface=SIGNIN_SURFACE, throttle=portal_throttle(settings),
-                                     find=find_account, sent_action=Action.LINK_SENT, email=email, ip=ip, now=now)
-    if issued is not None:
-        subject, text = mail.signin_link(settings, token=issued.token)
-        mail.send_now(settings, to=issued.email, subject=subject, text=text)
+def _mail_signin_link(settings: Settings):
+    def send(address: str, token: str) -> None:
+        subject, text = mail.signin_link(settings, token=token)
+        mail.send_now(settings, to=address, subject=subject, text=text)
+    return send
 
 
 @router.post("/session/link/use", response_model=PortalSession, dependencies=[_link_limit],
              responses={410: {"model": ErrorBody, "description": "The link expired or was used already"}},
              summary="Sign in with an e-mailed sign-in link's token (and, with TOTP on, a code)")
 def sign_in_by_link(data: PortalLinkSignIn, request: Request, db: SessionDep, settings: SettingsDep) -> Response:
-    ip, now = request_ip(request), utcnow()
-    link = links.redeem(db, data.token, surface=SIGNIN_SURFACE, now=now)
-    account = db.get(ProviderAccount, link.account_id)
-    if account is None or not account.active or account.password_hash is None:
-        raise links.spent()
-    if account.totp_secret is not None:
-        refused = _link_code_refused(db, settings, account, link_id=link.id, code=data.totp, ip=ip, now=now)
-        if refused is not None:
-            return refused
-    links.void_outstanding(db, surface=SIGNIN_SURFACE, account_id=account.id, now=now)
-    add_audit_entry(db, action=Action.LINK_USED, actor_id=account.id, actor_email=account.email, ip=ip,
-                    target=account.email)
-    return _signed_in(db, settings, request, account)
-
-
-def _link_code_refused(db, settings: Settings, account: ProviderAccount, *, link_id: str, code: str | None, ip: str,
-                       now) -> JSONResponse | None:
-    """None when the code is right; else the refusal (links.code_problem)."""
-    email = account.email
-    problem = links.code_problem(
-        db, portal_throttle(settings), email=email, link_id=link_id, code=code, now=now,
-        right=lambda given: accounts.verify_totp(settings, account, given),
-        record_wrong=lambda: add_audit_entry(db, action=Action.SIGN_IN_FAILED, actor_id=None, actor_email=email,
-                                             ip=ip, target=email, detail={"reason": "totp", LINK: link_id}))
-    if problem is None:
-        return None
-    return _refused(CODE_NEEDED if problem == links.CODE_MISSING else accounts.WRONG_CODE, totp_required=True)
+    found = portal_signin.account_by_signin_link(db, settings, PROVIDER_DOOR, token=data.token, code=data.totp,
+                                                 ip=request_ip(request))
+    return found if isinstance(found, Response) else _signed_in(db, settings, request, found)
 
 
 @router.get("/providers/{provider_id}", response_model=profile.ProviderProfile, responses=NOT_FOUND_NO_BODY,
