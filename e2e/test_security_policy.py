@@ -15,7 +15,7 @@ PAGES = ["/", "/category/services", "/about-us", "/partner-with-us", "/privacy-p
          "/privacy/requests", "/privacy/choices", "/privacy/stop", "/marketing-partners", "/thank-you",
          "/call-thanks", "/disqualified", "/form/hvac", "/form/hvac/tx", "/call/final-expense-ib",
          "/services/hvac", "/services/hvac/tx", "/legal/auto-accident", "/legal/auto-accident/tx",
-         "/admin/", "/pro/", "/no-such-page"]
+         "/admin/", "/pro/", "/buyer/", "/no-such-page"]
 # Collects what the policy blocked, as the page itself sees it (Playwright's init scripts are
 # not subject to the page's policy).
 LISTEN = """

@@ -17,6 +17,7 @@ from fastapi.middleware.gzip import GZipMiddleware
 
 from servicematch.address.directory import load_directory
 from servicematch.address.router import router as address_router
+from servicematch.buyer.install import install_buyer_portal
 from servicematch.catalog.loader import cached_catalog
 from servicematch.catalog.partners import publish_at_start_up
 from servicematch.catalog.router import router as catalog_router
@@ -137,6 +138,7 @@ def create_app(settings: Settings | None = None, *, tune_gc: bool = False) -> Fa
     install_events(app, settings)  # POST /api/events: queued in memory, written in batches by one thread
     install_console(app)  # /api/console/* (the console's page, /admin, is one of the site's routes)
     install_portal(app)  # /api/pro/* (the provider portal) and /api/partner/* (joining)
+    install_buyer_portal(app)  # /api/buyer/* (the buyer portal) and /api/buyer/v1/* (buyers' API keys)
     install_public_ratings(app)  # GET /api/ratings: the reviews' average, once there are enough
     install_privacy(app, settings)  # rights requests by code, the receipt's one-click stop
     wire_withdrawal()  # a stop or an erasure withdraws the lead's open offers (routing)

@@ -136,12 +136,15 @@ def _add_mail_and_privacy_commands() -> None:
 
 
 def _add_console_commands() -> None:
+    from servicematch.buyer.commands import invite as invite_buyer_person
     from servicematch.console.commands import operators
     from servicematch.delivery.commands import providers
     from servicematch.portal.commands import invite
+    from servicematch.routing.commands import buyers
 
     main.add_command(operators)
     providers.add_command(invite)
+    buyers.add_command(invite_buyer_person)
 
 
 _add_delivery_commands()

@@ -164,6 +164,16 @@ class Settings(BaseSettings):
     # Funnel events accepted per client address per minute (more are dropped, never queued).
     events_rate_limit: int = Field(default=120, ge=1)
     events_retention_days: int = Field(default=30, ge=1)
+    # Money (docs/money.md). Stripe is on when its secret key is set; its webhook's signing secret
+    # verifies every event; the API base points the library at a local stand-in in tests.
+    stripe_secret_key: str = ""
+    stripe_webhook_secret: str = ""
+    stripe_api_base: str = ""
+    # What one "Add funds" or automatic top-up may charge, in whole dollars.
+    topup_min_dollars: int = Field(default=1, ge=1, le=1_000_000)
+    topup_max_dollars: int = Field(default=10_000, ge=1, le=1_000_000)
+    # Days past an invoice's due date before its account stops receiving leads until it pays.
+    overdue_grace_days: int = Field(default=7, ge=0, le=365)
 
     @field_validator("data_key")
     @classmethod

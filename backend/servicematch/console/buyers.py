@@ -1,10 +1,13 @@
 """Buyers in the console: routing's directory (routing/buyers.py) in the console's shape, with what
-each bought today and this month, its recent bids, and a test ping and a test post."""
+each bought today and this month, its recent bids, and a test ping and a test post (routing's
+url_checks.py, which the buyer portal's URL changes use too).
+
+Besides the terms both sides share, the operator alone sets a buyer's return terms, its bid floor
+if it likes, and which settings its people may not change in the buyer portal (`lockedFields`);
+whether the buyer paused itself there is shown, never set, here."""
 
 from __future__ import annotations
 
-import time
-import uuid
 from dataclasses import fields as dataclass_fields
 from typing import Literal
 
@@ -15,21 +18,20 @@ from servicematch.catalog.partners import list_versions
 from servicematch.console.paging import iso
 from servicematch.console.shapes import Shape
 from servicematch.errors import ServiceMatchError
-from servicematch.intake.models import ConsentRecord, Lead
-from servicematch.intake.payload import consent_proof
+from servicematch.intake.schemas import text
 from servicematch.kernel.clock import utcnow
 from servicematch.kernel.numbers import Number, whole_number
-from servicematch.outbound.http_sender import DeliveryClient, encode_body, post_signed
-from servicematch.outbound.outcome import SendResult
 from servicematch.routing import buyers as directory
 from servicematch.routing.models import Buyer
-from servicematch.routing.pings import ping_body, read_bid
 from servicematch.routing.reports import recent_bids
+from servicematch.routing.url_checks import check_ping, check_post
 from servicematch.settings import Settings
 
 # The console's field names, and the directory's (BuyerTerms, check_terms's errors).
 RENAMES = {"postUrl": "post_url", "pingUrl": "ping_url", "dailyCap": "daily_cap",
-           "monthlyBudget": "monthly_budget", "price": "price"}
+           "monthlyBudget": "monthly_budget", "price": "price", "bidFloor": "bid_floor",
+           "returnWindowDays": "return_window_days", "maxReturnPercent": "max_return_percent",
+           "lockedFields": "locked_fields"}
 BACK = {directory_name: console_name for console_name, directory_name in RENAMES.items()}
 
 
@@ -50,6 +52,10 @@ class BuyerFields(BaseModel):
     monthlyBudget: Number | None = None
     hours: str | None = Field(default=None, max_length=120)
     secret: str | None = Field(default=None, max_length=200)
+    bidFloor: Number | None = None
+    returnWindowDays: whole_number(le=directory.MAX_RETURN_WINDOW_DAYS) | None = None
+    maxReturnPercent: whole_number(le=100) | None = None
+    lockedFields: list[text(40)] | None = Field(default=None, max_length=len(directory.LOCKABLE_SETTINGS) * 2)
 
 
 class ConsoleBuyer(Shape):
@@ -69,6 +75,17 @@ class ConsoleBuyer(Shape):
     dailyCap: int | None
     monthlyBudget: float | None
     hours: str | None
+    # A ping buyer's least bid that counts, in dollars; null: any bid.
+    bidFloor: float | None
+    # Days after a sale the buyer may return a lead (0: no returns), and the most it may return, as a
+    # percentage of last month's leads (null: no maximum).
+    returnWindowDays: int
+    maxReturnPercent: int | None
+    # The buyer portal's settings the buyer sees but may not change.
+    lockedFields: list[str]
+    # The buyer's own pause from its portal or API (the operator's switch is `active`), and since when.
+    paused: bool
+    pausedAt: str | None
     leadsToday: int
     spentThisMonth: float
 
@@ -120,25 +137,17 @@ def _console_error(exc: ServiceMatchError) -> ServiceMatchError:
     return ServiceMatchError(exc.error, fields=fields, status_code=422)
 
 
-def _terms_of(buyer: Buyer | None) -> directory.BuyerTerms:
-    if buyer is None:
-        return directory.BuyerTerms(name="", post_url="")
-    return directory.BuyerTerms(
-        name=buyer.name, post_url=buyer.post_url, ping_url=buyer.ping_url, price_cents=buyer.price_cents,
-        services=list(buyer.services or []), states=list(buyer.states or []), zips=list(buyer.zips or []),
-        exclusive=buyer.exclusive, daily_cap=buyer.daily_cap, monthly_budget_cents=buyer.monthly_budget_cents,
-        hours=buyer.hours)
-
-
 def terms(fields: BuyerFields, buyer: Buyer | None = None) -> directory.BuyerTerms:
     """The buyer's terms with the fields sent laid over them (a new buyer starts empty)."""
     sent = fields.model_dump(exclude_unset=True)
-    base = _terms_of(buyer)
+    base = directory.terms_of(buyer) if buyer is not None else directory.BuyerTerms(name="", post_url="")
     try:
         if "price" in sent:
             base.price_cents = directory.to_cents(sent.pop("price"), field="price")
         if "monthlyBudget" in sent:
             base.monthly_budget_cents = directory.to_cents(sent.pop("monthlyBudget"), field="monthly_budget")
+        if "bidFloor" in sent:
+            base.bid_floor_cents = directory.to_cents(sent.pop("bidFloor"), field="bid_floor")
     except ServiceMatchError as exc:
         raise _console_error(exc) from None
     known = {f.name for f in dataclass_fields(directory.BuyerTerms)}
@@ -180,7 +189,10 @@ def buyer_json(buyer: Buyer, spent: directory.Spending | None) -> dict:
         "exclusive": buyer.exclusive, "price": _dollars(buyer.price_cents),
         "services": buyer.services or [], "states": buyer.states or [], "zips": buyer.zips or [],
         "dailyCap": buyer.daily_cap, "monthlyBudget": _dollars(buyer.monthly_budget_cents),
-        "hours": buyer.hours,
+        "hours": buyer.hours, "bidFloor": _dollars(buyer.bid_floor_cents),
+        "returnWindowDays": buyer.return_window_days, "maxReturnPercent": buyer.max_return_percent,
+        "lockedFields": list(buyer.locked_fields or []),
+        "paused": buyer.paused_at is not None, "pausedAt": iso(buyer.paused_at),
         "leadsToday": spent.today if spent else 0, "spentThisMonth": _dollars(spent.month_cents if spent else 0),
     }
 
@@ -199,69 +211,22 @@ def bids_json(session: Session, buyer_id: str, *, limit: int) -> list[dict]:
             for step, lead in recent_bids(session, buyer_id, limit=limit)]
 
 
-# Made-up facts, nobody's: what a buyer is pinged with for a test, and the consent it would prove.
-SAMPLE_FACTS = {"vertical": "services", "service": "hvac", "category": "HVAC", "state": "TX",
-                "zip": "78701", "answers": {"project": "repair"}}
-SAMPLE_CONSENT = ("TEST ONLY. This is a sample lead sent from the ServiceMatch console to test a buyer's "
-                  "endpoint; no consumer gave consent and nobody is to be contacted.")
-
-
-def _sample_lead() -> Lead:
-    """A lead that is never stored, marked as a test."""
-    lead = Lead(id=f"test-{uuid.uuid4()}", request_id=f"test-{uuid.uuid4()}", is_test=True, do_not_sell=False,
-                created_at=utcnow(), **SAMPLE_FACTS)
-    lead.consent = ConsentRecord(consent_text=SAMPLE_CONSENT, consent_text_sha256="0" * 64,
-                                 partner_list_version="test", consented_at=lead.created_at,
-                                 ip_address="192.0.2.1", user_agent="ServiceMatch console test",
-                                 page_url="https://example.com/test", global_privacy_control=False)
-    return lead
-
-
-def _send(buyer: Buyer, *, url: str, body: dict, message_id: str, timeout_ms: int, settings: Settings) -> SendResult:
-    # The worker's own client and rules: no private address or plain http where buyers may not be.
-    client = DeliveryClient(allow_private=settings.private_webhooks_allowed)
-    try:
-        return post_signed(client=client, url=url, body=encode_body(body), secret=buyer.secret,
-                           message_id=message_id, idempotency_key=message_id, timestamp=int(time.time()),
-                           timeout=timeout_ms / 1000, allow_private=settings.private_webhooks_allowed)
-    finally:
-        client.close()
-
-
 def test_ping(buyer: Buyer, settings: Settings) -> dict:
     """Ping the buyer now with a sample lead's facts, and read its answer as an auction would."""
     if not buyer.ping_url:
         raise ServiceMatchError("This buyer has no ping URL: it bids its fixed price for every lead it takes.",
                                 status_code=409)
-    lead = _sample_lead()
-    ping_id = f"test-{uuid.uuid4()}"
-    body = ping_body(lead=lead, ping_id=ping_id, exclusive=buyer.exclusive)
-    started = time.monotonic()
-    sent = _send(buyer, url=buyer.ping_url, body=body, message_id=ping_id, timeout_ms=settings.ping_timeout_ms,
-                 settings=settings)
-    elapsed = round((time.monotonic() - started) * 1000)
-    cents, why = read_bid(sent.status_code, sent.response_body, max_cents=settings.max_bid_cents)
-    if cents is None and not sent.status_code and sent.error:
-        why = sent.error
-    return {"outcome": "bid" if cents is not None else "pass", "bid": _dollars(cents), "reason": why,
-            "httpStatus": sent.status_code, "durationMs": elapsed, "pingId": ping_id}
+    checked = check_ping(buyer, buyer.ping_url, settings)
+    return {"outcome": "bid" if checked.cents is not None else "pass", "bid": _dollars(checked.cents),
+            "reason": checked.reason, "httpStatus": checked.http_status, "durationMs": checked.duration_ms,
+            "pingId": checked.ping_id}
 
 
 def test_post(buyer: Buyer, settings: Settings) -> dict:
     """Post a sample lead marked as a test, with clearly fake details, to the buyer's post URL now."""
-    lead = _sample_lead()
-    body = {
-        "istest": "Y", "test": True, "requestId": lead.request_id,
-        "consumer": {"first": "Test", "last": "Lead", "email": "test@example.com", "phone": "5555550100",
-                     "address1": "1 Test Street", "city": "Austin", "state": "TX", "zip": "78701",
-                     "vertical": lead.vertical, "category": lead.category},
-        **consent_proof(lead),
-    }
-    started = time.monotonic()
-    sent = _send(buyer, url=buyer.post_url, body=body, message_id=lead.request_id,
-                 timeout_ms=settings.post_timeout_ms, settings=settings)
-    return {"outcome": sent.outcome, "httpStatus": sent.status_code, "error": sent.error,
-            "durationMs": round((time.monotonic() - started) * 1000)}
+    checked = check_post(buyer, buyer.post_url, settings)
+    return {"outcome": checked.outcome, "httpStatus": checked.http_status, "error": checked.error,
+            "durationMs": checked.duration_ms}
 
 
 class PartnerListItem(Shape):

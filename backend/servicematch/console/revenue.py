@@ -5,6 +5,11 @@ earnings per lead (revenue over the range's leads).
 Counted days are read from revenue_daily (reporting/), the others from the sales themselves;
 console/dashboard.py adds the two parts. A sale belongs to its lead's day, so the dashboard's
 filters (the lead's vertical, service, state and source) apply to it as to the lead.
+
+Buyers' approved returns (buyer/returns.py) take their amount off on the sale's own day, its lead's,
+under the same buyer, service, state and source; the sale still counts as made. They are read from
+the returns themselves on every call, for every day of the range (the live part): the daily counts
+never hold them, so an approval needs no counted day reopened and is in the next answer.
 """
 
 from __future__ import annotations
@@ -13,16 +18,17 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 
-from sqlalchemy import func, select
+from sqlalchemy import func, literal, select
 from sqlalchemy.orm import Session
 
+from servicematch.buyer.models import LeadReturn, ReturnStatus
 from servicematch.console.counted import CountedDays, on_days
 from servicematch.console.dashboard_filters import DashboardFilters
 from servicematch.console.paging import day_of
 from servicematch.console.shapes import Shape
 from servicematch.intake.models import Lead
 from servicematch.reporting.models import PROVIDERS, RevenueDaily
-from servicematch.reporting.rollup import day_runs, in_runs, revenue_rows
+from servicematch.reporting.rollup import day_runs, in_runs, lead_dimensions, revenue_rows
 from servicematch.routing.models import Buyer
 
 GROUPS = ("day", "service", "state", "source", "buyer")
@@ -99,14 +105,28 @@ def counted_revenue(session: Session, filters: DashboardFilters, days: CountedDa
 
 def live_revenue(session: Session, filters: DashboardFilters, days: CountedDays) -> RevenueCounts:
     """The sales, and providers' charges less credits, of the leads of the range's other days (today,
-    normally): the rows the daily counts keep (reporting/rollup.py: revenue_rows), by the lead's day."""
+    normally): the rows the daily counts keep (reporting/rollup.py: revenue_rows), by the lead's day;
+    less buyers' approved returns of the whole range."""
     runs = day_runs(filters.start, filters.end, days.revenue)
     if not runs:
-        return RevenueCounts(cents=Counter(), sales=Counter())
+        return returned_revenue(session, filters)
     rows = revenue_rows(*filters.lead_conditions(), in_runs(Lead.created_at, runs),
                         by=(day_of(session, Lead.created_at).label("day"),))
     return _grouped(session, select(rows.c.day, rows.c.service, rows.c.state, rows.c.source, rows.c.buyer_id,
-                                    rows.c.sales, rows.c.cents))
+                                    rows.c.sales, rows.c.cents)) + returned_revenue(session, filters)
+
+
+def returned_revenue(session: Session, filters: DashboardFilters) -> RevenueCounts:
+    """Buyers' approved returns of the range's leads as negative cents (no fewer sales), by the lead's
+    day and dimensions and the buyer. A return comes after its lead, so the index on (status,
+    created_at) skips those made before the range."""
+    _vertical, service, state, source = lead_dimensions()
+    columns = (day_of(session, Lead.created_at), service, state, source, LeadReturn.buyer_id)
+    return _grouped(session, select(*columns, literal(0), -func.sum(LeadReturn.amount_cents))
+                    .join(Lead, Lead.id == LeadReturn.lead_id)
+                    .where(LeadReturn.status == ReturnStatus.APPROVED, LeadReturn.created_at >= filters.since,
+                           *filters.lead_conditions())
+                    .group_by(*columns))
 
 
 def per_lead(cents: int, leads: int) -> int | None:

@@ -18,6 +18,8 @@ from servicematch.console import providers as console_providers
 from servicematch.console.applications import router as applications_router
 from servicematch.console.audit import Action
 from servicematch.console.auth import AdminOnly, AnyOperator, Db
+from servicematch.console.buyer_people import router as buyer_people_router
+from servicematch.console.buyer_returns import router as buyer_returns_router
 from servicematch.console.credits import router as credits_router
 from servicematch.console.dashboard import Dashboard, dashboard
 from servicematch.console.dashboard_filters import DashboardFilters
@@ -315,4 +317,6 @@ def install_console(app: FastAPI) -> None:
     app.include_router(applications_router)
     app.include_router(credits_router)
     app.include_router(reviews_router)
+    app.include_router(buyer_people_router)
+    app.include_router(buyer_returns_router)
     app.include_router(router)

@@ -24,6 +24,7 @@ from servicematch.intake.payload import auction_post_payload
 from servicematch.mail.transport import message_send, new_message
 from servicematch.outbound.http_sender import DeliveryClient, encode_body, signed_post
 from servicematch.outbound.outcome import Outcome, Send, SendResult
+from servicematch.outbound.signing import overlap_secrets
 from servicematch.settings import Settings
 
 
@@ -197,9 +198,12 @@ def _auction_post(*, delivery: Delivery, lead: Lead, settings: Settings, client:
         return SendResult(outcome=Outcome.REJECTED, target=delivery.target_key, duration_ms=0,
                           error="the buyer no longer exists", sent=False)
     body = encode_body(auction_post_payload(lead=lead, settings=settings))
+    # During a secret rotation's overlap the post carries a second signature, made with the old secret.
     send = signed_post(client=client, url=buyer.post_url, body=body, secret=buyer.secret,
                        idempotency_key=lead.request_id, message_id=delivery.id, timestamp=timestamp,
-                       allow_private=settings.private_webhooks_allowed)
+                       allow_private=settings.private_webhooks_allowed,
+                       extra_secrets=overlap_secrets(buyer.previous_secret, buyer.previous_secret_until,
+                                                     timestamp=timestamp))
     # The first post keeps the auction's pace; a re-send settles a post in doubt, and may take as
     # long as any delivery, since the lead waits for this buyer's answer either way.
     post_seconds = (settings.post_timeout_ms / 1000 if delivery.attempt_count <= 1

@@ -1,7 +1,8 @@
 """POST a JSON body, signed, with an idempotency key, and turn the answer into a SendResult.
 
 Every request carries the Standard Webhooks headers (signing.py) and, for receivers built
-before them, the deprecated X-ServiceMatch-Signature header.
+before them, the deprecated X-ServiceMatch-Signature header; during a secret rotation both carry a
+signature per secret in force.
 
 The client is the standard library's http.client over the guarded sockets of guarded_network.py,
 with kept-alive connections shared by the worker's send threads: it costs a fraction of a
@@ -16,6 +17,7 @@ import select
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -183,11 +185,13 @@ def url_problem(url: str, *, allow_private: bool) -> str | None:
 def post_signed(
     *, client: DeliveryClient, url: str, body: bytes, secret: str, message_id: str,
     idempotency_key: str, timestamp: int, timeout: float, allow_private: bool = True,
+    extra_secrets: Sequence[str] = (),
 ) -> SendResult:
     """Send once within `timeout` seconds in all; never raises for network trouble.
 
     `message_id` is the `webhook-id`: the same on every retry of one message (callers pass the
-    delivery's id), so a receiver can drop repeats.
+    delivery's id), so a receiver can drop repeats. `extra_secrets` sign it too, after `secret`
+    (a rotated-out secret during its overlap: signing.overlap_secrets).
     """
     problem = url_problem(url, allow_private=allow_private)
     if problem:
@@ -195,9 +199,11 @@ def post_signed(
     # Identity encoding: the answer is read raw up to a byte limit, never decompressed.
     headers = {"Content-Type": "application/json", "Idempotency-Key": idempotency_key,
                "User-Agent": "ServiceMatch-Delivery/1", "Accept-Encoding": "identity",
-               **webhook_headers(secret=secret, message_id=message_id, timestamp=timestamp, body=body)}
+               **webhook_headers(secret=secret, message_id=message_id, timestamp=timestamp, body=body,
+                                 extra_secrets=extra_secrets)}
     if secret:
-        headers[SIGNATURE_HEADER] = signature_header(secret=secret, body=body, timestamp=timestamp)
+        headers[SIGNATURE_HEADER] = signature_header(secret=secret, body=body, timestamp=timestamp,
+                                                     extra_secrets=extra_secrets)
     started = time.perf_counter()
     try:
         with attempt_deadline(timeout):
@@ -220,12 +226,13 @@ def post_signed(
 
 def signed_post(
     *, client: DeliveryClient, url: str, body: bytes, secret: str, message_id: str,
-    idempotency_key: str, timestamp: int, allow_private: bool = True,
+    idempotency_key: str, timestamp: int, allow_private: bool = True, extra_secrets: Sequence[str] = (),
 ) -> Send:
     """post_signed with everything but its timeout bound now: built on the worker's dispatcher,
     sent by a send thread with the seconds the attempt has left."""
     request = {"client": client, "url": url, "body": body, "secret": secret, "message_id": message_id,
-               "idempotency_key": idempotency_key, "timestamp": timestamp, "allow_private": allow_private}
+               "idempotency_key": idempotency_key, "timestamp": timestamp, "allow_private": allow_private,
+               "extra_secrets": tuple(extra_secrets)}
     return lambda deadline: post_signed(**request, timeout=deadline)
 
 

@@ -6,6 +6,11 @@ on every retry of it), `webhook-timestamp` is the attempt's Unix time, and `webh
 `v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<body>")>`. The key is a `whsec_` secret's
 base64-decoded bytes; any other secret (an operator's "s3cret") is used as its own UTF-8 bytes,
 so a receiver verifies with the secret's bytes base64-encoded (docs/lead-payload.md).
+
+After a buyer rotates its secret, the one it replaced keeps signing for a while: each request then
+carries a signature per secret, space-separated (`v1,<new> v1,<old>`), as the specification allows,
+and the deprecated header one `v1=` per secret. A receiver accepts the request when any one matches,
+so it can switch to the new secret at any moment of the overlap.
 """
 
 from __future__ import annotations
@@ -15,9 +20,12 @@ import binascii
 import hashlib
 import hmac
 import secrets
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from standardwebhooks import Webhook
+
+from servicematch.kernel.clock import as_utc
 
 WEBHOOK_ID_HEADER = "webhook-id"
 WEBHOOK_TIMESTAMP_HEADER = "webhook-timestamp"
@@ -66,33 +74,52 @@ def secret_problem(secret: str | None) -> str | None:
     return None
 
 
-def webhook_headers(*, secret: str, message_id: str, timestamp: int, body: bytes) -> dict[str, str]:
-    """The Standard Webhooks headers for one attempt; without a secret, no signature."""
+def overlap_secrets(previous: str | None, previous_until: datetime | None, *, timestamp: int) -> tuple[str, ...]:
+    """The secret a rotation replaced, while it still signs (until `previous_until`), as the extra
+    secrets of a request sent at `timestamp`; nothing once the overlap is over."""
+    if not previous or previous_until is None or timestamp >= as_utc(previous_until).timestamp():
+        return ()
+    return (previous,)
+
+
+def webhook_headers(*, secret: str, message_id: str, timestamp: int, body: bytes,
+                    extra_secrets: Sequence[str] = ()) -> dict[str, str]:
+    """The Standard Webhooks headers for one attempt: a signature per secret (`secret` first, then
+    each of `extra_secrets`), space-separated; without any secret, no signature."""
     headers = {WEBHOOK_ID_HEADER: message_id, WEBHOOK_TIMESTAMP_HEADER: str(timestamp)}
-    if secret:
-        headers[WEBHOOK_SIGNATURE_HEADER] = Webhook(signing_key(secret)).sign(
-            message_id, datetime.fromtimestamp(timestamp, UTC), body.decode())
+    at, text = datetime.fromtimestamp(timestamp, UTC), body.decode()
+    signatures = [Webhook(signing_key(key)).sign(message_id, at, text) for key in (secret, *extra_secrets) if key]
+    if signatures:
+        headers[WEBHOOK_SIGNATURE_HEADER] = " ".join(signatures)
     return headers
 
 
-def signature_header(*, secret: str, body: bytes, timestamp: int) -> str:
-    """The deprecated header's value `t=<unix>,v1=<hex hmac_sha256(secret, "<t>.<body>")>`; the
-    key is the secret's UTF-8 bytes, whatever its form, as before Standard Webhooks."""
-    signed = f"{timestamp}.".encode() + body
-    digest = hmac.new(secret.encode(), signed, hashlib.sha256).hexdigest()
-    return f"t={timestamp},v1={digest}"
+def _hex_signature(secret: str, body: bytes, timestamp: int) -> str:
+    return hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256).hexdigest()
+
+
+def signature_header(*, secret: str, body: bytes, timestamp: int, extra_secrets: Sequence[str] = ()) -> str:
+    """The deprecated header's value `t=<unix>,v1=<hex hmac_sha256(secret, "<t>.<body>")>`, with a
+    further `,v1=` per extra secret; the key is the secret's UTF-8 bytes, whatever its form, as
+    before Standard Webhooks."""
+    signed = "".join(f",v1={_hex_signature(key, body, timestamp)}" for key in (secret, *extra_secrets) if key)
+    return f"t={timestamp}{signed}"
 
 
 def verify_signature(
     *, secret: str, body: bytes, header: str, now: int, tolerance: int = DEFAULT_TOLERANCE_SECONDS
 ) -> bool:
-    """True when the deprecated header signs `body` with `secret` and is recent enough."""
-    parts = dict(part.split("=", 1) for part in header.split(",") if "=" in part)
+    """True when one of the deprecated header's `v1=` signatures signs `body` with `secret` and the
+    header is recent enough (during a rotation it carries one per secret)."""
+    parts = [part.split("=", 1) for part in header.split(",") if "=" in part]
+    stamps = [value for name, value in parts if name.strip() == "t"]
     try:
-        timestamp = int(parts["t"])
-    except (KeyError, ValueError):
+        timestamp = int(stamps[0])
+    except (IndexError, ValueError):
         return False
     if abs(now - timestamp) > tolerance:
         return False
-    expected = signature_header(secret=secret, body=body, timestamp=timestamp)
-    return hmac.compare_digest(expected.split("v1=", 1)[1], parts.get("v1", ""))
+    expected = _hex_signature(secret, body, timestamp)
+    # Every candidate is compared, so the time taken says nothing about which one matched.
+    matches = [hmac.compare_digest(expected, value.strip()) for name, value in parts if name.strip() == "v1"]
+    return any(matches)

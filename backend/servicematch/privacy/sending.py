@@ -13,6 +13,7 @@ from servicematch.intake.models import Lead
 from servicematch.mail.transport import message_send, new_message, send_message
 from servicematch.outbound.http_sender import DeliveryClient, encode_body, signed_post
 from servicematch.outbound.outcome import Outcome, Send, SendResult
+from servicematch.outbound.signing import overlap_secrets
 from servicematch.privacy.holds import withdrawal_reasons
 from servicematch.privacy.messages import (
     Recipients,
@@ -55,15 +56,19 @@ def prepare_privacy_delivery(*, session: Session, delivery: Delivery, lead: Lead
                        correction=_correction(session, settings, correction_of))
     # Stable across retries, different for each notice: the receiver drops only true repeats.
     idempotency_key = ":".join(filter(None, (lead.request_id, delivery.payload_kind, correction_of)))
+    extra_secrets: tuple[str, ...] = ()
     if delivery.kind == "buyer":
         if not settings.buyer_url:
             return SendResult(outcome=Outcome.RETRY, target=delivery.target_key, duration_ms=0,
                               error="SERVICEMATCH_BUYER_URL is not set", sent=False)
         url, secret = settings.buyer_url, settings.buyer_secret
     elif delivery.kind == "buyer_post":
-        if delivery.buyer is None:
+        buyer = delivery.buyer
+        if buyer is None:
             return _rejected(delivery, "the buyer no longer exists")
-        url, secret = delivery.buyer.post_url, delivery.buyer.secret
+        url, secret = buyer.post_url, buyer.secret
+        # Signed with the old secret too while a rotation's overlap lasts, like the buyer's posts.
+        extra_secrets = overlap_secrets(buyer.previous_secret, buyer.previous_secret_until, timestamp=timestamp)
     else:
         provider = delivery.provider
         if provider is None:
@@ -76,7 +81,7 @@ def prepare_privacy_delivery(*, session: Session, delivery: Delivery, lead: Lead
         url, secret = provider.webhook_url, provider.webhook_secret or ""
     return signed_post(client=client, url=url, body=encode_body(body), secret=secret,
                        message_id=delivery.id, idempotency_key=idempotency_key, timestamp=timestamp,
-                       allow_private=settings.private_webhooks_allowed)
+                       allow_private=settings.private_webhooks_allowed, extra_secrets=extra_secrets)
 
 
 def consumer_mail(*, settings: Settings, delivery: Delivery, to: str, subject: str, text: str, headers: dict,

@@ -1,4 +1,10 @@
-"""The buyers directory: add, change, pause and resume buyers, and which of them may bid on a lead."""
+"""The buyers directory: add, change, pause and resume buyers, and which of them may bid on a lead.
+
+An operator sets every term (CLI or console); a buyer's own people change some of them in the
+buyer portal (servicematch/buyer/settings.py), through the same checks, except those the operator
+locked. Either side's pause keeps a buyer out of every auction: the operator's `active` switch and
+the buyer's own `paused_at`.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 
-from sqlalchemy import case, func, select
+from sqlalchemy import case, func, null, select
 from sqlalchemy.orm import Session
 
 from servicematch.catalog.partners import listed, names_on_version, not_listed_reason
@@ -24,6 +30,11 @@ from servicematch.settings import Settings
 US_STATES = frozenset(
     ["AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY"])
 MAX_PRICE_CENTS = 100_000_00
+MAX_RETURN_WINDOW_DAYS = 365
+# The settings a buyer's people change in the buyer portal, by the portal's names: an operator may
+# lock any of them for a buyer (`Buyer.locked_fields`), so the buyer sees it but cannot change it.
+LOCKABLE_SETTINGS = ("services", "states", "zips", "dailyCap", "monthlyBudget", "hours", "bidFloor", "price",
+                     "pingUrl", "postUrl")
 
 
 def to_cents(dollars: float | str | None, *, field: str) -> int | None:
@@ -57,6 +68,22 @@ class BuyerTerms:
     monthly_budget_cents: int | None = None
     hours: str | None = None
     secret: str | None = None
+    # A ping buyer's least bid that counts (a lower one is a pass); none for a fixed-price buyer.
+    bid_floor_cents: int | None = None
+    return_window_days: int = 7
+    max_return_percent: int | None = 15
+    locked_fields: list[str] | None = None
+
+
+def terms_of(buyer: Buyer) -> BuyerTerms:
+    """A stored buyer's terms as they are, for a change to be laid over and checked again."""
+    return BuyerTerms(
+        name=buyer.name, post_url=buyer.post_url, ping_url=buyer.ping_url, price_cents=buyer.price_cents,
+        services=list(buyer.services or []), states=list(buyer.states or []), zips=list(buyer.zips or []),
+        exclusive=buyer.exclusive, daily_cap=buyer.daily_cap, monthly_budget_cents=buyer.monthly_budget_cents,
+        hours=buyer.hours, bid_floor_cents=buyer.bid_floor_cents,
+        return_window_days=buyer.return_window_days if buyer.return_window_days is not None else 7,
+        max_return_percent=buyer.max_return_percent, locked_fields=list(buyer.locked_fields or []))
 
 
 def _refuse(field: str, message: str) -> ServiceMatchError:
@@ -96,6 +123,7 @@ def check_terms(terms: BuyerTerms, *, allow_private: bool) -> BuyerTerms:
     if terms.secret is not None and (problem := secret_problem(terms.secret) or (
             None if terms.secret.startswith("whsec_") else "a buyer's secret is in the whsec_ form")):
         raise _refuse("secret", problem)
+    _check_return_terms(terms)
     terms.states, terms.zips = states, zips
     terms.services = [service.strip() for service in terms.services or [] if service.strip()]
     terms.ping_url = terms.ping_url or None
@@ -103,14 +131,34 @@ def check_terms(terms: BuyerTerms, *, allow_private: bool) -> BuyerTerms:
     return terms
 
 
+def _check_return_terms(terms: BuyerTerms) -> None:
+    """The return window, the return share and the locks: the operator's terms only."""
+    if not isinstance(terms.return_window_days, int) or not 0 <= terms.return_window_days <= MAX_RETURN_WINDOW_DAYS:
+        raise _refuse("return_window_days", f"a return window is 0 (no returns) to {MAX_RETURN_WINDOW_DAYS} days")
+    if terms.max_return_percent is not None and not 0 <= terms.max_return_percent <= 100:
+        raise _refuse("max_return_percent", "a maximum return share is 0 to 100 percent, or none")
+    locked = list(dict.fromkeys(name.strip() for name in terms.locked_fields or []))
+    if unknown := [name for name in locked if name not in LOCKABLE_SETTINGS]:
+        raise _refuse("locked_fields", f"not a setting that can be locked: {', '.join(unknown)[:200]} "
+                                       f"(one of {', '.join(LOCKABLE_SETTINGS)})")
+    terms.locked_fields = locked
+
+
+# The columns a change of terms writes; the name is trimmed and the secret kept unless one is given.
+TERM_COLUMNS = ("post_url", "ping_url", "price_cents", "services", "states", "zips", "exclusive", "daily_cap",
+                "monthly_budget_cents", "hours", "bid_floor_cents", "return_window_days", "max_return_percent",
+                "locked_fields")
+
+
 def add_buyer(session: Session, terms: BuyerTerms, *, allow_private: bool) -> Buyer:
     terms = check_terms(terms, allow_private=allow_private)
     now = utcnow()
-    buyer = Buyer(id=new_id(), name=terms.name.strip(), post_url=terms.post_url, ping_url=terms.ping_url,
-                  price_cents=terms.price_cents, services=terms.services, states=terms.states, zips=terms.zips,
-                  exclusive=terms.exclusive, daily_cap=terms.daily_cap,
-                  monthly_budget_cents=terms.monthly_budget_cents, hours=terms.hours,
-                  secret=terms.secret or new_webhook_secret(), active=True, created_at=now, updated_at=now)
+    values = {name: getattr(terms, name) for name in TERM_COLUMNS}
+    if values["max_return_percent"] is None:
+        # A None would let the column's default (15) in: no maximum is stored as NULL.
+        values["max_return_percent"] = null()
+    buyer = Buyer(id=new_id(), name=terms.name.strip(), secret=terms.secret or new_webhook_secret(), active=True,
+                  created_at=now, updated_at=now, **values)
     session.add(buyer)
     return buyer
 
@@ -118,12 +166,13 @@ def add_buyer(session: Session, terms: BuyerTerms, *, allow_private: bool) -> Bu
 def update_buyer(session: Session, buyer_id: str, terms: BuyerTerms, *, allow_private: bool) -> Buyer:
     buyer = get_buyer(session, buyer_id)
     terms = check_terms(terms, allow_private=allow_private)
-    for name in ("post_url", "ping_url", "price_cents", "services", "states", "zips", "exclusive", "daily_cap",
-                 "monthly_budget_cents", "hours"):
+    for name in TERM_COLUMNS:
         setattr(buyer, name, getattr(terms, name))
     buyer.name = terms.name.strip()
-    if terms.secret:
-        buyer.secret = terms.secret
+    if terms.secret and terms.secret != buyer.secret:
+        # An operator's new secret replaces the old at once (a leaked one must stop now): no overlap,
+        # and the end of any overlap the buyer's own rotation had started.
+        buyer.secret, buyer.previous_secret, buyer.previous_secret_until = terms.secret, None, None
     buyer.updated_at = utcnow()
     return buyer
 
@@ -185,9 +234,10 @@ def wants(buyer: Buyer, *, vertical: str, service: str, state: str | None, zip_c
 
 def qualifying_buyers(session: Session, *, vertical: str, service: str, state: str | None,
                       zip_code: str | None, now: datetime) -> tuple[list[Buyer], dict[str, Spending]]:
-    """Active buyers whose terms take this lead and who are under their daily cap, with what each
-    spent (the budget is judged against the bid, once known)."""
-    candidates = [buyer for buyer in session.scalars(select(Buyer).where(Buyer.active.is_(True)))
+    """Active buyers, not paused by themselves, whose terms take this lead and who are under their
+    daily cap, with what each spent (the budget is judged against the bid, once known)."""
+    candidates = [buyer for buyer in session.scalars(select(Buyer).where(Buyer.active.is_(True),
+                                                                         Buyer.paused_at.is_(None)))
                   if wants(buyer, vertical=vertical, service=service, state=state, zip_code=zip_code, now=now)]
     spent = spending(session, [buyer.id for buyer in candidates], now)
     under_cap = [buyer for buyer in candidates

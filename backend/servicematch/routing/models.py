@@ -44,7 +44,22 @@ class Buyer(Base):
     hours: Mapped[str | None] = mapped_column(String(120))
     # Standard Webhooks signing secret (whsec_...), for pings and posts alike.
     secret: Mapped[str] = mapped_column(String(200))
+    # The previous secret after a rotation: posts and pings carry a second signature made with it
+    # until previous_secret_until (Standard Webhooks allows several), so a buyer can switch over.
+    previous_secret: Mapped[str | None] = mapped_column(String(200))
+    previous_secret_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # The operator's switch: an inactive buyer is never pinged, posted or signed in to.
     active: Mapped[bool] = mapped_column(Boolean, default=True)
+    # The buyer's own pause, from its portal or API: no pings or posts while set.
+    paused_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # A ping buyer's least bid that counts: a bid below it is a pass ("below your floor").
+    bid_floor_cents: Mapped[int | None] = mapped_column(Integer)
+    # Days after a sale the buyer may return the lead; 0 means no returns.
+    return_window_days: Mapped[int] = mapped_column(Integer, default=7)
+    # Returns allowed as a share of last month's leads, in percent; None means no maximum.
+    max_return_percent: Mapped[int | None] = mapped_column(Integer, default=15)
+    # Settings the buyer's people may see but not change (names from the portal's settings).
+    locked_fields: Mapped[list] = mapped_column(JSON, default=list)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
@@ -95,11 +110,15 @@ class Sale(Base):
     """Revenue: a post a buyer accepted, at the price it bid."""
 
     __tablename__ = "sales"
-    __table_args__ = (Index("ix_sales_created_at", "created_at"),)
+    __table_args__ = (
+        Index("ix_sales_created_at", "created_at"),
+        # A buyer's leads, newest first (its portal and API).
+        Index("ix_sales_buyer_created", "buyer_id", "created_at"),
+    )
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     lead_id: Mapped[str] = mapped_column(ForeignKey("leads.id", ondelete="CASCADE"), index=True)
-    buyer_id: Mapped[str | None] = mapped_column(ForeignKey("buyers.id", ondelete="SET NULL"), index=True)
+    buyer_id: Mapped[str | None] = mapped_column(ForeignKey("buyers.id", ondelete="SET NULL"))
     price_cents: Mapped[int] = mapped_column(Integer)
     exclusive: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

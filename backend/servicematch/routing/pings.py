@@ -2,7 +2,8 @@
 
 A ping carries what a buyer needs to price a lead and nothing that identifies the consumer:
 never a name, e-mail, phone, street or date of birth. Whatever a buyer answers that is not a
-clear bid within the deadline ({"bid": 31.50}, dollars) is a pass, logged, never an error.
+clear bid within the deadline ({"bid": 31.50}, dollars) is a pass, logged, never an error; so is
+a bid under the buyer's own floor (its portal's bid floor), with that reason.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from servicematch.intake.models import Lead
 from servicematch.kernel.clock import as_utc, utcnow
 from servicematch.kernel.ids import new_id
 from servicematch.outbound.http_sender import DeliveryClient, encode_body, post_signed
+from servicematch.outbound.signing import overlap_secrets
 from servicematch.routing.models import Buyer
 
 log = logging.getLogger("servicematch.routing")
@@ -60,26 +62,37 @@ def ping_body(*, lead: Lead, ping_id: str, exclusive: bool) -> dict:
     }
 
 
-def read_bid(status_code: int | None, body: str | None, *, max_cents: int) -> tuple[int | None, str | None]:
-    """(cents, None) for a bid, or (None, why) for a pass."""
+# A 2xx whose answer says neither a bid nor a pass: what a URL check (routing/url_checks.py) fails on.
+NOT_JSON = "answer is not JSON"
+NO_BID_KEY = 'answer has no "bid"'
+NOT_A_NUMBER = "bid is not a number"
+UNREADABLE = (NOT_JSON, NO_BID_KEY, NOT_A_NUMBER)
+
+
+def read_bid(status_code: int | None, body: str | None, *, max_cents: int,
+             floor_cents: int | None = None) -> tuple[int | None, str | None]:
+    """(cents, None) for a bid, or (None, why) for a pass; a bid under `floor_cents` (the buyer's
+    bid floor) is a pass too."""
     if status_code is None or not 200 <= status_code < 300:
         return None, f"HTTP {status_code}" if status_code else "no answer"
     try:
         answer = json.loads(body or "", parse_constant=_no_constants)
     except (ValueError, RecursionError):
-        return None, "answer is not JSON"
+        return None, NOT_JSON
     if not isinstance(answer, dict) or "bid" not in answer:
-        return None, 'answer has no "bid"'
+        return None, NO_BID_KEY
     bid = answer["bid"]
     if bid is None:
         return None, "no bid"
     if isinstance(bid, bool) or not isinstance(bid, int | float) or not math.isfinite(bid):
-        return None, "bid is not a number"
+        return None, NOT_A_NUMBER
     if bid <= 0:
         return None, "bid is not positive"
     cents = round(bid * 100)
     if cents > max_cents:
         return None, f"bid {bid:.2f} is above the most accepted ({max_cents / 100:.2f})"
+    if floor_cents and cents < floor_cents:
+        return None, f"below your bid floor of ${floor_cents / 100:,.2f}"
     return cents, None
 
 
@@ -128,7 +141,7 @@ def run_pings(*, lead: Lead, buyers: list[Buyer], client: DeliveryClient, pool: 
         except Exception as exc:
             log.exception("ping to buyer %s failed", buyer.id)
             status_code, answer, error = None, None, f"{type(exc).__name__}"
-        cents, why = read_bid(status_code, answer, max_cents=max_bid_cents)
+        cents, why = read_bid(status_code, answer, max_cents=max_bid_cents, floor_cents=buyer.bid_floor_cents)
         if cents is None and error:
             why = error
         if cents is None:
@@ -147,9 +160,12 @@ def run_pings(*, lead: Lead, buyers: list[Buyer], client: DeliveryClient, pool: 
 def _ping(*, client: DeliveryClient, buyer: Buyer, ping_id: str, body: bytes, timeout: float,
           allow_private: bool) -> tuple[int | None, str | None, str | None]:
     """Send one ping, with the whole deadline from now; a timeout is the buyer's pass."""
+    timestamp = int(time.time())
     result = post_signed(client=client, url=buyer.ping_url, body=body, secret=buyer.secret,
-                         idempotency_key=ping_id, message_id=ping_id,
-                         timestamp=int(time.time()), timeout=timeout, allow_private=allow_private)
+                         idempotency_key=ping_id, message_id=ping_id, timestamp=timestamp, timeout=timeout,
+                         allow_private=allow_private,
+                         extra_secrets=overlap_secrets(buyer.previous_secret, buyer.previous_secret_until,
+                                                       timestamp=timestamp))
     error = None if result.status_code else (result.error or "no answer")
     if result.status_code is None and result.duration_ms >= timeout * 1000 * 0.95:
         error = f"no answer within {round(timeout * 1000)} ms"

@@ -16,7 +16,7 @@ PERMISSIONS_POLICY = ("accelerometer=(), autoplay=(), camera=(), display-capture
 HSTS = "max-age=63072000; includeSubDomains"
 # Answers about operators, providers, leads, applications, a person's privacy requests and what became
 # of their request: no browser or proxy keeps a copy.
-PRIVATE_PREFIXES = ("/api/console/", "/api/privacy/", "/api/admin/", "/api/leads/", "/api/pro/",
+PRIVATE_PREFIXES = ("/api/console/", "/api/privacy/", "/api/admin/", "/api/leads/", "/api/pro/", "/api/buyer/",
                     "/api/partner/applications")
 NO_STORE = {"Cache-Control": "no-store"}
 

@@ -23,7 +23,10 @@ from money_support import accept_offer
 from pydantic import BaseModel
 from sqlalchemy import select
 
+from servicematch.buyer.returns import ReturnAsk, lodge_return
 from servicematch.console.applications import router as applications_router
+from servicematch.console.buyer_people import router as buyer_people_router
+from servicematch.console.buyer_returns import router as buyer_returns_router
 from servicematch.console.credits import router as credits_router
 from servicematch.console.reviews import router as reviews_router
 from servicematch.console.router import router as console_router
@@ -35,11 +38,15 @@ from servicematch.kernel.clock import utcnow
 from servicematch.portal import credits
 from servicematch.portal.models import ApplicationStatus, ProviderApplication, ProviderReview
 from servicematch.privacy.actions import revoke
-from servicematch.routing.models import Buyer
+from servicematch.routing.models import Buyer, Sale
 
-ROUTERS = (session_router, applications_router, credits_router, reviews_router, console_router)
-# Answers that are not JSON objects: the CSV export (text/csv) and signing out (204, no body).
-NOT_JSON = {("GET", "/api/console/leads.csv"), ("DELETE", "/api/console/session")}
+ROUTERS = (session_router, applications_router, credits_router, reviews_router, buyer_people_router,
+           buyer_returns_router, console_router)
+# Answers that are not JSON objects: the CSV export (text/csv), signing out and a buyer's person's
+# link sent again or account disabled (204, no body).
+NOT_JSON = {("GET", "/api/console/leads.csv"), ("DELETE", "/api/console/session"),
+            ("POST", "/api/console/buyers/{buyer_id}/people/{account_id}/invite-again"),
+            ("POST", "/api/console/buyers/{buyer_id}/people/{account_id}/disable")}
 
 
 @pytest.fixture
@@ -175,6 +182,12 @@ def _seed(admin, app, worker, receiver) -> dict[str, str]:
                                credits.CreditAsk(reason="wrong_phone", detail=None), now=utcnow())
         session.commit()
         assert session.scalar(select(Buyer.id)) == buyer["id"]
+        sale = session.scalars(select(Sale).where(Sale.lead_id == lead_ids[2])).one()
+        lodge_return(session, app.state.settings, session.get(Buyer, buyer["id"]), sale,
+                     ReturnAsk(reason="wrong_phone"), who="ops@buyer.example", now=utcnow())
+        session.commit()
+    assert admin.post(f"/api/console/buyers/{buyer['id']}/people", json={"email": "ops@buyer.example"}).status_code \
+        == 201
     return {"lead_id": lead_ids[1], "revoked_id": lead_ids[0], "buyer_id": buyer["id"],
             "provider_id": provider["id"]}
 
@@ -202,6 +215,11 @@ def _gets(ids: dict[str, str]) -> list[tuple[str, str, dict]]:
         ("/api/console/credits", "/api/console/credits", {}),
         ("/api/console/applications", "/api/console/applications", {}),
         ("/api/console/reviews", "/api/console/reviews", {}),
+        ("/api/console/buyers/{buyer_id}/people", f"/api/console/buyers/{ids['buyer_id']}/people", {}),
+        ("/api/console/returns", "/api/console/returns", {}),
+        ("/api/console/returns", "/api/console/returns", {"status": "pending"}),
+        ("/api/console/conversion", "/api/console/conversion", {}),
+        ("/api/console/conversion", "/api/console/conversion", {"by": "service"}),
     ]
 
 

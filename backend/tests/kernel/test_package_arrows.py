@@ -23,8 +23,8 @@ ORDER = [
     # plumbing
     "kernel", "outbound", "settings", "errors", "terminal", "mail", "db", "deps", "inbound",
     # rooms
-    "catalog", "address", "intake", "events", "delivery", "privacy", "routing", "reporting",
-    "access", "portal", "console", "ops", "security",
+    "catalog", "address", "intake", "events", "delivery", "privacy", "ledger", "routing", "reporting",
+    "access", "portal", "buyer", "console", "ops", "security",
 ]
 PLUMBING = set(ORDER[: ORDER.index("catalog")])
 ROOTS = {"app", "cli", "workers", "worker_process", "devserver", "web", "schema", "api_schema", "__init__"}

@@ -30,7 +30,8 @@ def _lead():
 
 
 def _buyer(name: str, receiver: BuyerReceiver):
-    return SimpleNamespace(id=name, name=name, ping_url=receiver.ping_url, secret="", exclusive=True, price_cents=None)
+    return SimpleNamespace(id=name, name=name, ping_url=receiver.ping_url, secret="", exclusive=True, price_cents=None,
+                           bid_floor_cents=None, previous_secret=None, previous_secret_until=None)
 
 
 def test_a_ping_that_waited_for_a_thread_still_gets_its_whole_deadline(buyers):

@@ -71,8 +71,10 @@ def test_styles_come_from_files_only(settings):
     ("GET", "/api/console/session", None), ("POST", "/api/console/session", {"email": "a@b.co", "password": "x"}),
     ("GET", "/api/console/leads", None), ("POST", "/api/privacy/requests", {"kind": "fax"}),
     ("POST", "/api/privacy/stop/preview", {"token": "not-a-token"}), ("GET", "/api/admin/providers", None),
+    ("GET", "/api/buyer/session", None), ("GET", "/api/buyer/v1/leads", None),
+    ("POST", "/api/buyer/session", {"email": "a@b.co", "password": "x"}),
 ])
-def test_console_admin_and_privacy_answers_are_never_stored(client, method, path, body):
+def test_console_admin_privacy_and_buyer_answers_are_never_stored(client, method, path, body):
     answer = client.request(method, path, json=body)
     assert answer.headers["content-type"].startswith("application/json")
     assert answer.headers["Cache-Control"] == "no-store"

@@ -1,5 +1,5 @@
-"""The console's and the portal's pages: /admin/* and /pro/* answer their own built page
-(admin.html, pro.html), kept out of search engines and the sitemap, under the site's CSP."""
+"""The console's and the portals' pages: /admin/*, /pro/* and /buyer/* answer their own built page
+(admin.html, pro.html, buyer.html), kept out of search engines and the sitemap, under the site's CSP."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ from fastapi.testclient import TestClient
 from servicematch.app import create_app
 
 ENTRIES = [("admin.html", "console", ("/admin", "/admin/", "/admin/leads/123", "/admin/providers")),
-           ("pro.html", "portal", ("/pro", "/pro/", "/pro/welcome", "/pro/security"))]
+           ("pro.html", "portal", ("/pro", "/pro/", "/pro/welcome", "/pro/security")),
+           ("buyer.html", "buyer portal", ("/buyer", "/buyer/", "/buyer/welcome", "/buyer/leads/123", "/buyer/settings"))]
 
 
-@pytest.mark.parametrize(("entry", "word", "paths"), ENTRIES, ids=["console", "portal"])
+@pytest.mark.parametrize(("entry", "word", "paths"), ENTRIES, ids=["console", "portal", "buyer-portal"])
 def test_entry_paths_answer_their_page_with_noindex(settings, static_dir, tmp_path, entry, word, paths):
     site = tmp_path / "site"
     shutil.copytree(static_dir, site)
@@ -38,7 +39,9 @@ def test_entry_paths_answer_their_page_with_noindex(settings, static_dir, tmp_pa
 
 
 @pytest.mark.parametrize(("path", "says"), [("/admin", "console is not built"),
-                                            ("/pro", "provider portal is not built")], ids=["console", "portal"])
+                                            ("/pro", "provider portal is not built"),
+                                            ("/buyer/leads", "buyer portal is not built")],
+                         ids=["console", "portal", "buyer-portal"])
 def test_an_unbuilt_entry_says_so(client, path, says):
     answer = client.get(path)
     assert answer.status_code == 503 and says in answer.text

@@ -157,4 +157,4 @@ def test_sitemap_lists_the_site_pages_but_no_funnel_or_console_page(client):
     root = ET.fromstring(client.get("/sitemap.xml").content)
     paths = {el.text.removeprefix(ORIGIN) for el in root.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")}
     assert {"/", "/about-us", "/partner-with-us", "/privacy-policy", "/terms"} <= paths
-    assert not any(p.startswith(("/form/", "/call/", "/admin", "/pro")) or p in ("/thank-you", "/disqualified") for p in paths)
+    assert not any(p.startswith(("/form/", "/call/", "/admin", "/pro", "/buyer")) or p in ("/thank-you", "/disqualified") for p in paths)

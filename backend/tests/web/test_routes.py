@@ -20,6 +20,7 @@ from servicematch.web.routes import match_route, routes
         ("/form/hvac", "/form/:service", {"service": "hvac"}),
         ("/admin", "/admin/*", {"*": ""}),
         ("/admin/leads/12", "/admin/*", {"*": "leads/12"}),
+        ("/buyer/leads/12", "/buyer/*", {"*": "leads/12"}),
     ],
 )
 def test_paths_match_their_route(path, pattern, params):
@@ -38,12 +39,13 @@ def test_every_route_is_well_formed():
     for route in table:
         assert route.path.startswith("/")
         assert not (route.sitemap and not route.indexable), route.path
-        # The console and the portal have entries of their own.
+        # The console and the portals have entries of their own.
         assert route.screen is None or route.entry == "index.html", route.path
 
 
-@pytest.mark.parametrize(("path", "entry"), [("/admin/leads", "admin.html"), ("/pro/welcome", "pro.html")])
-def test_the_console_and_the_portal_have_their_own_entry_and_are_never_indexed(path, entry):
+@pytest.mark.parametrize(("path", "entry"), [("/admin/leads", "admin.html"), ("/pro/welcome", "pro.html"),
+                                             ("/buyer/leads/12", "buyer.html"), ("/buyer", "buyer.html")])
+def test_the_console_and_the_portals_have_their_own_entry_and_are_never_indexed(path, entry):
     route, _ = match_route(path)
     assert (route.entry, route.indexable, route.sitemap, route.prerender) == (entry, False, False, False)
 

@@ -1,0 +1,97 @@
+"""Posting to the ledger: the one way an entry is written, and what an account may still buy.
+
+`post` adds an entry and moves the account's balance by its amount in the caller's transaction,
+so the entry and whatever caused it (a sale, a payment) commit or roll back together. Posting the
+same cause twice (a retried call, a replayed webhook) finds the first entry and changes nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from servicematch.kernel.clock import utcnow
+from servicematch.ledger.models import LedgerAccount, LedgerEntry, Terms
+
+
+def account_for(session: Session, kind: str, owner_id: str, *, name: str = "", terms: str = Terms.PREPAID,
+                now: datetime | None = None) -> LedgerAccount:
+    """The owner's account, made with `terms` (a new account is prepaid) when it has none yet."""
+    found = session.scalars(select(LedgerAccount).where(LedgerAccount.kind == kind,
+                                                        LedgerAccount.owner_id == owner_id)).first()
+    if found is not None:
+        return found
+    now = now or utcnow()
+    account = LedgerAccount(kind=kind, owner_id=owner_id, name=name[:200], terms=terms, balance_cents=0,
+                            created_at=now, updated_at=now)
+    try:
+        with session.begin_nested():
+            session.add(account)
+    except IntegrityError:  # made a moment ago by another transaction
+        return session.scalars(select(LedgerAccount).where(LedgerAccount.kind == kind,
+                                                           LedgerAccount.owner_id == owner_id)).one()
+    return account
+
+
+def accounts_of(session: Session, kind: str, owner_ids: list[str]) -> dict[str, LedgerAccount]:
+    """The accounts of several owners of one kind, in one query (owners without one are left out)."""
+    if not owner_ids:
+        return {}
+    rows = session.scalars(select(LedgerAccount).where(LedgerAccount.kind == kind,
+                                                       LedgerAccount.owner_id.in_(owner_ids)))
+    return {account.owner_id: account for account in rows}
+
+
+def available_cents(account: LedgerAccount) -> int | None:
+    """What the account may still spend: its balance, plus its credit limit on credit terms; None
+    for credit terms without a limit."""
+    if account.terms == Terms.CREDIT:
+        if account.credit_limit_cents is None:
+            return None
+        return account.balance_cents + account.credit_limit_cents
+    return account.balance_cents
+
+
+def can_cover(account: LedgerAccount | None, price_cents: int) -> bool:
+    """Whether the account can pay `price_cents` now. No account yet: as a new one, prepaid and empty,
+    which covers only a free lead."""
+    if account is None:
+        return price_cents <= 0
+    available = available_cents(account)
+    return available is None or available >= price_cents
+
+
+def post(session: Session, account: LedgerAccount, *, kind: str, amount_cents: int, cause: str, cause_id: str,
+         lead_id: str | None = None, description: str = "", vertical: str | None = None,
+         service: str | None = None, state: str | None = None, note: str | None = None,
+         created_by: str = "system", now: datetime | None = None) -> LedgerEntry:
+    """Add the entry and move the balance, in the caller's transaction; the entry already posted
+    for this cause and kind, unchanged, when there is one."""
+    existing = _posted(session, account.id, cause, cause_id, kind)
+    if existing is not None:
+        return existing
+    entry = LedgerEntry(account_id=account.id, kind=kind, amount_cents=int(amount_cents), cause=cause,
+                        cause_id=str(cause_id), lead_id=lead_id, description=description, vertical=vertical,
+                        service=service, state=state, note=note, created_by=(created_by or "system")[:254],
+                        created_at=now or utcnow())
+    try:
+        with session.begin_nested():
+            session.add(entry)
+            session.flush([entry])
+    except IntegrityError:  # the same cause, posted a moment ago by another transaction
+        return _posted(session, account.id, cause, cause_id, kind)
+    # The database adds, so two postings at once never lose one another's amount.
+    session.execute(update(LedgerAccount).where(LedgerAccount.id == account.id)
+                    .values(balance_cents=LedgerAccount.balance_cents + int(amount_cents), updated_at=entry.created_at)
+                    .execution_options(synchronize_session=False))
+    session.expire(account, ["balance_cents", "updated_at"])
+    return entry
+
+
+def _posted(session: Session, account_id: str, cause: str, cause_id: str, kind: str) -> LedgerEntry | None:
+    return session.scalars(select(LedgerEntry).where(LedgerEntry.account_id == account_id, LedgerEntry.cause == cause,
+                                                     LedgerEntry.cause_id == str(cause_id),
+                                                     LedgerEntry.kind == kind)).first()
