@@ -23,9 +23,9 @@ export default defineConfig(({ isSsrBuild }) => ({
         // dist/.vite/manifest.json: the server reads it to preload each route's chunks with the page.
         manifest: true,
         rolldownOptions: {
-          // The operator console (admin.html) and the provider portal (pro.html) are entries of
-          // their own, so no public page loads their code.
-          input: { main: 'index.html', admin: 'admin.html', pro: 'pro.html' },
+          // The operator console (admin.html), the provider portal (pro.html) and the buyer portal
+          // (buyer.html) are entries of their own, so no public page loads their code.
+          input: { main: 'index.html', admin: 'admin.html', pro: 'pro.html', buyer: 'buyer.html' },
         },
       },
   test: {

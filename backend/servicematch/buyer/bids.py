@@ -38,7 +38,7 @@ BidResult = Literal["won", "lost on price", "passed", "refused", "posted", "pend
 LATER = (StepKind.OUTCOME, StepKind.POST, StepKind.ACCEPTED, StepKind.REFUSED, StepKind.CLOSED)
 
 
-class BuyerBid(BaseModel):
+class AuctionTaken(BaseModel):
     leadReference: str
     at: str
     service: str
@@ -50,7 +50,7 @@ class BuyerBid(BaseModel):
 
 
 class BuyerBidPage(BaseModel):
-    items: list[BuyerBid]
+    items: list[AuctionTaken]
     nextCursor: str | None
 
 
@@ -108,7 +108,7 @@ def bid_page(db: Session, buyer_id: str, *, cursor: str | None, limit: int) -> B
             result, to_beat, reason = "passed", None, step.detail
         else:
             (result, to_beat), reason = _outcome(step, later[step.lead_id]), None
-        items.append(BuyerBid(leadReference=shown_reference(reference), at=iso(step.created_at), service=service,
+        items.append(AuctionTaken(leadReference=shown_reference(reference), at=iso(step.created_at), service=service,
                               state=state, result=result, bid=_dollars(step.amount_cents), reason=reason,
                               winningPrice=_dollars(to_beat)))
     return BuyerBidPage(items=items, nextCursor=encode_cursor(page[-1][0].created_at, page[-1][0].id)

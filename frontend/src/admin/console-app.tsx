@@ -23,6 +23,8 @@ const router = createBrowserRouter(
         { path: PATHS.applications, ...page(() => import('./applications/applications-page')) },
         { path: PATHS.buyers, ...page(() => import('./buyers/buyers-page')) },
         { path: PATHS.credits, ...page(() => import('./credits/credits-page')) },
+        { path: PATHS.returns, ...page(() => import('./returns/returns-page')) },
+        { path: PATHS.conversion, ...page(() => import('./conversion/conversion-page')) },
         { path: PATHS.reviews, ...page(() => import('./reviews/reviews-page')) },
         { path: PATHS.audit, ...page(() => import('./audit-page')) },
         // Signed in by the link (or already), its page has nothing more to do.

@@ -1,4 +1,4 @@
-import { Activity, FileText, Gavel, Inbox, LayoutDashboard, ReceiptText, Send, Star, Users } from 'lucide-react'
+import { Activity, FileText, Gavel, Inbox, LayoutDashboard, ReceiptText, Send, Star, TrendingUp, Undo2, Users } from 'lucide-react'
 import { PageNav, SignedInFrame, SignOutButton, type NavItem } from '../shell/layout'
 import { PATHS } from './paths'
 import { useOperator, useSession } from './session'
@@ -11,6 +11,8 @@ const NAV: NavItem[] = [
   { to: PATHS.applications, label: 'Applications', icon: Inbox, end: false },
   { to: PATHS.buyers, label: 'Buyers', icon: Gavel, end: false },
   { to: PATHS.credits, label: 'Credits', icon: ReceiptText, end: false },
+  { to: PATHS.returns, label: 'Returns', icon: Undo2, end: false },
+  { to: PATHS.conversion, label: 'Conversion', icon: TrendingUp, end: false },
   { to: PATHS.reviews, label: 'Reviews', icon: Star, end: false },
   { to: PATHS.audit, label: 'Audit log', icon: Activity, end: false },
 ]

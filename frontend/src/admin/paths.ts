@@ -10,6 +10,8 @@ export const PATHS = {
   applications: '/applications',
   buyers: '/buyers',
   credits: '/credits',
+  returns: '/returns',
+  conversion: '/conversion',
   reviews: '/reviews',
   audit: '/audit',
   // The page an e-mailed sign-in link opens (POST /api/console/session/link).

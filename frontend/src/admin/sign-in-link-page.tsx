@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { takeLinkToken } from '../pro/link-token'
+import { takeLinkToken } from '../lib/link-token'
 import { SignInLinkForm } from '../shell/sign-in-link'
 import { client } from './api'
 import { BASENAME } from './paths'

@@ -184,10 +184,3 @@ export function formatDollarAmount(dollars: number | null | undefined): string {
   if (dollars === null || dollars === undefined) return '—'
   return formatDollars(Math.round(dollars * 100))
 }
-
-/** A US number as people read it, (512) 555-0142; masked or other values as they came. */
-export function formatPhone(value: string | null | undefined): string {
-  if (!value) return '—'
-  const digits = /^\d{10}$/.test(value) ? value : ''
-  return digits ? `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}` : value
-}

@@ -2280,6 +2280,37 @@ export interface components {
             /** Kind */
             kind: string;
         };
+        /** AuctionTaken */
+        AuctionTaken: {
+            /** At */
+            at: string;
+            /**
+             * Bid
+             * @description The buyer's bid in dollars; None for a pass
+             */
+            bid: number | null;
+            /** Leadreference */
+            leadReference: string;
+            /**
+             * Reason
+             * @description Why it passed
+             */
+            reason: string | null;
+            /**
+             * Result
+             * @enum {string}
+             */
+            result: "won" | "lost on price" | "passed" | "refused" | "posted" | "pending" | "not posted";
+            /** Service */
+            service: string;
+            /** State */
+            state: string | null;
+            /**
+             * Winningprice
+             * @description The price the bid had to beat, when it lost on price
+             */
+            winningPrice: number | null;
+        };
         /** AuditPage */
         AuditPage: {
             /** Items */
@@ -2322,15 +2353,36 @@ export interface components {
             /** Nextcursor */
             nextCursor: string | null;
         };
+        /** BuyerBid */
+        BuyerBid: {
+            /** Amount */
+            amount: number | null;
+            /** At */
+            at: string | null;
+            /** Atms */
+            atMs: number;
+            /** Kind */
+            kind: string;
+            /** Leadid */
+            leadId: string;
+            /** Reason */
+            reason: string | null;
+            /** Requestid */
+            requestId: string;
+            /** Service */
+            service: string;
+            /** State */
+            state: string | null;
+        };
         /** BuyerBidList */
         BuyerBidList: {
             /** Items */
-            items: components["schemas"]["servicematch__console__buyers__BuyerBid"][];
+            items: components["schemas"]["BuyerBid"][];
         };
         /** BuyerBidPage */
         BuyerBidPage: {
             /** Items */
-            items: components["schemas"]["servicematch__buyer__bids__BuyerBid"][];
+            items: components["schemas"]["AuctionTaken"][];
             /** Nextcursor */
             nextCursor: string | null;
         };
@@ -5476,58 +5528,6 @@ export interface components {
             state: string;
             /** Zip */
             zip: string;
-        };
-        /** BuyerBid */
-        servicematch__buyer__bids__BuyerBid: {
-            /** At */
-            at: string;
-            /**
-             * Bid
-             * @description The buyer's bid in dollars; None for a pass
-             */
-            bid: number | null;
-            /** Leadreference */
-            leadReference: string;
-            /**
-             * Reason
-             * @description Why it passed
-             */
-            reason: string | null;
-            /**
-             * Result
-             * @enum {string}
-             */
-            result: "won" | "lost on price" | "passed" | "refused" | "posted" | "pending" | "not posted";
-            /** Service */
-            service: string;
-            /** State */
-            state: string | null;
-            /**
-             * Winningprice
-             * @description The price the bid had to beat, when it lost on price
-             */
-            winningPrice: number | null;
-        };
-        /** BuyerBid */
-        servicematch__console__buyers__BuyerBid: {
-            /** Amount */
-            amount: number | null;
-            /** At */
-            at: string | null;
-            /** Atms */
-            atMs: number;
-            /** Kind */
-            kind: string;
-            /** Leadid */
-            leadId: string;
-            /** Reason */
-            reason: string | null;
-            /** Requestid */
-            requestId: string;
-            /** Service */
-            service: string;
-            /** State */
-            state: string | null;
         };
     };
     responses: never;

@@ -3,7 +3,7 @@ import { useEffect, useState, type FormEvent } from 'react'
 import { Button } from '../components/button'
 import { PageNotice } from '../components/page-notice'
 import { lookUpReview, MAX_REVIEW_TEXT, sendReview, type ReviewLinkInfo } from '../features/reviews/review-api'
-import { takeLinkToken } from '../pro/link-token'
+import { takeLinkToken } from '../lib/link-token'
 import { StaticPage } from './static-page'
 
 type State =

@@ -6,11 +6,9 @@ import { createSessionClient, SessionApiError } from '../shell/session-client'
 type Schemas = components['schemas']
 
 export type PortalSession = Schemas['PortalSession']
-export type PortalAccount = Schemas['PortalAccount']
 export type Profile = Schemas['ProviderProfile']
 export type ProfileChanges = Schemas['ProviderProfileChanges']
 export type Hours = Schemas['ProviderHours']
-export type TotpSetup = Schemas['PortalTotpSetup']
 export type Day = Hours['days'][number]
 export type TimeZone = Hours['timeZone']
 

@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'react'
 import type { components } from '../lib/api-schema'
+import { takeLinkToken } from '../lib/link-token'
 import { postJson } from '../lib/post-json'
-import { takeLinkToken } from './link-token'
-import { AuthFrame, ErrorNotice, Loading, SuccessNotice } from './ui'
+import { AuthFrame } from '../shell/portal-ui'
+import { AUDIENCE, ErrorNotice, Loading, SuccessNotice } from './ui'
 
 type Confirmed = components['schemas']['PartnerMessage']
 type Answer = Awaited<ReturnType<typeof postJson<Confirmed>>>
@@ -31,7 +32,7 @@ export default function ConfirmEmailPage() {
   }, [token])
 
   return (
-    <AuthFrame title="Your application">
+    <AuthFrame audience={AUDIENCE} title="Your application">
       {message ? <SuccessNotice message={message} /> : error ? <ErrorNotice message={error} /> : <Loading label="Confirming…" />}
     </AuthFrame>
   )

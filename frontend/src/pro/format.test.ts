@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { age, currentMonth, formatMoney, formatPhone, monthLabel, timeLeft } from './format'
+import { age, currentMonth, formatMoney, monthLabel, timeLeft } from './format'
 
 const NOW = Date.parse('2026-11-26T15:00:00Z')
 const at = (minutes: number) => new Date(NOW + minutes * 60_000).toISOString()
@@ -10,15 +10,6 @@ describe('formatMoney', () => {
     expect(formatMoney(123456)).toBe('$1,234.56')
     expect(formatMoney(0)).toBe('$0.00')
     expect(formatMoney(-1050)).toBe('-$10.50')
-  })
-})
-
-describe('formatPhone', () => {
-  it('groups a US number, and leaves anything else alone', () => {
-    expect(formatPhone('5125550142')).toBe('(512) 555-0142')
-    expect(formatPhone('+1 512 555 0142')).toBe('(512) 555-0142')
-    expect(formatPhone('(512) 555-0142')).toBe('(512) 555-0142')
-    expect(formatPhone('555-0142')).toBe('555-0142')
   })
 })
 

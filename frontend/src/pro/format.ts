@@ -7,12 +7,6 @@ export function formatMoney(cents: number): string {
   return dollars.format(cents / 100)
 }
 
-/** A US number as people read it: "5125550142" -> "(512) 555-0142"; anything else as it came. */
-export function formatPhone(phone: string): string {
-  const digits = phone.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '')
-  return digits.length === 10 ? `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}` : phone
-}
-
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 const DAY = 24 * HOUR

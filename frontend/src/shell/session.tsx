@@ -1,5 +1,5 @@
 // The signed-in session of one app, in a React context: each app makes its own from its API client.
-import { createContext, useContext, type ReactNode } from 'react'
+import { createContext, useCallback, useContext, type ReactNode } from 'react'
 import type { SessionClient } from './session-client'
 import { useSessionState } from './session-state'
 
@@ -28,4 +28,27 @@ export function createSession<S extends { csrfToken: string }>(client: SessionCl
   }
 
   return { SessionProvider, useSession, useSignedIn }
+}
+
+/** What a portal's GET /session answers at least: the person signed in, with two-step sign-in on or off. */
+export interface PortalSessionAnswer {
+  csrfToken: string
+  account: { totpEnabled: boolean }
+}
+
+/** A portal's session (the provider's, the buyer's), and a way to record that two-step sign-in was
+ * turned on or off without asking the server for the session again. */
+export function createPortalSession<S extends PortalSessionAnswer>(client: SessionClient) {
+  const session = createSession<S>(client)
+
+  function useSession() {
+    const state = session.useSession()
+    const { setSession } = state
+    const setTotp = useCallback((on: boolean) => {
+      setSession((current) => current && { ...current, account: { ...current.account, totpEnabled: on } })
+    }, [setSession])
+    return { ...state, setTotp }
+  }
+
+  return { SessionProvider: session.SessionProvider, useSession, useSignedIn: session.useSignedIn }
 }

@@ -1,11 +1,12 @@
 import { Check, X } from 'lucide-react'
 import { useState } from 'react'
 import type { components } from '../../lib/api-schema'
+import { formatPhone } from '../../lib/phone'
 import { request } from '../api'
 import { useCardAction } from '../directory-parts'
 import { useOperator } from '../session'
 import { CardNotices, DecisionRows, NoteForm, StatusListPage } from '../status-list'
-import { buttonClass, Card, formatPhone, formatTime, StatusBadge } from '../ui'
+import { buttonClass, Card, formatTime, StatusBadge } from '../ui'
 
 type Application = components['schemas']['ApplicationItem']
 type Decision = components['schemas']['Decision']

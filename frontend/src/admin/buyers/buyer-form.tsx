@@ -2,7 +2,28 @@ import { useState } from 'react'
 import { request } from '../api'
 import { EditorForm, useSave } from '../directory-parts'
 import type { Buyer } from '../types'
-import { Field, inputClass } from '../ui'
+import { Field, formatTime, inputClass } from '../ui'
+
+/** The terms the console sets for the buyer portal, beside the generated ConsoleBuyer type until the
+ * API types are made again (`make api-types`); the server's answer carries them already. */
+interface PortalTerms {
+  bidFloor: number | null
+  returnWindowDays: number
+  maxReturnPercent: number | null
+  lockedFields: string[]
+  // The buyer's own pause, from its portal: shown here, never set (the operator's switch is `active`).
+  paused: boolean
+  pausedAt: string | null
+}
+type EditedBuyer = Buyer & Partial<PortalTerms>
+
+/** The buyer portal's settings an operator may lock, by the server's names. The labels avoid the
+ * form's own field labels, so each field is still found by its label alone. */
+const LOCKABLE: [name: string, label: string][] = [
+  ['services', 'Service list'], ['states', 'State list'], ['zips', 'ZIP list'], ['hours', 'Buying hours'],
+  ['dailyCap', 'Daily cap'], ['monthlyBudget', 'Monthly budget'], ['bidFloor', 'Bid floor'],
+  ['price', 'Fixed price'], ['pingUrl', 'Ping address'], ['postUrl', 'Post address'],
+]
 
 interface Draft {
   name: string
@@ -17,13 +38,18 @@ interface Draft {
   monthlyBudget: string
   hours: string
   secret: string
+  bidFloor: string
+  returnWindowDays: string
+  maxReturnPercent: string
+  lockedFields: string[]
 }
+type TextKey = Exclude<keyof Draft, 'lockedFields'>
 
 const list = (text: string) => text.split(/[\s,]+/).map((v) => v.trim()).filter(Boolean)
 const numberOrNull = (text: string) => (text.trim() === '' ? null : Number(text))
 const textOf = (value: number | null | undefined) => value?.toString() ?? ''
 
-function draftOf(buyer: Buyer | null): Draft {
+function draftOf(buyer: EditedBuyer | null): Draft {
   return {
     name: buyer?.name ?? '',
     postUrl: buyer?.postUrl ?? '',
@@ -38,6 +64,11 @@ function draftOf(buyer: Buyer | null): Draft {
     hours: buyer?.hours ?? '',
     // Never shown: the server does not send it back. Empty keeps the one stored (or makes one).
     secret: '',
+    bidFloor: textOf(buyer?.bidFloor),
+    // A new buyer starts with the server's defaults: 7 days, at most 15% of last month's leads.
+    returnWindowDays: buyer ? textOf(buyer.returnWindowDays) : '7',
+    maxReturnPercent: buyer ? textOf(buyer.maxReturnPercent) : '15',
+    lockedFields: buyer?.lockedFields ?? [],
   }
 }
 
@@ -56,19 +87,51 @@ function buyerBody(draft: Draft) {
     monthlyBudget: numberOrNull(draft.monthlyBudget),
     hours: draft.hours.trim() || null,
     ...(draft.secret ? { secret: draft.secret } : {}),
+    bidFloor: numberOrNull(draft.bidFloor),
+    returnWindowDays: numberOrNull(draft.returnWindowDays),
+    maxReturnPercent: numberOrNull(draft.maxReturnPercent),
+    lockedFields: draft.lockedFields,
   }
 }
 
+function LockedFields({ locked, onToggle, error }: {
+  locked: string[]
+  onToggle: (name: string, on: boolean) => void
+  error?: string
+}) {
+  return (
+    <fieldset className="text-sm sm:col-span-2" aria-describedby="buyer-locks-note">
+      <legend className="mb-1 font-medium text-slate-700">Locked in the buyer portal</legend>
+      <p id="buyer-locks-note" className={`mb-1 text-xs ${error ? 'font-medium text-red-700' : 'text-slate-500'}`}>
+        {error ?? "The buyer's people see these settings but cannot change them."}
+      </p>
+      <div className="grid grid-cols-2 gap-x-3 sm:grid-cols-5">
+        {LOCKABLE.map(([name, label]) => (
+          <label key={name} className="flex min-h-11 items-center gap-2">
+            <input type="checkbox" className="size-5" checked={locked.includes(name)}
+              onChange={(e) => onToggle(name, e.currentTarget.checked)} />
+            {label}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  )
+}
+
 export function BuyerForm({ buyer, onSaved, onCancel }: {
-  buyer: Buyer | null
+  buyer: EditedBuyer | null
   // A new buyer's answer carries its signing secret, shown once.
   onSaved: (saved: Buyer & { secret?: string }) => void
   onCancel: () => void
 }) {
   const [draft, setDraft] = useState(() => draftOf(buyer))
-  const set = (key: keyof Draft, value: string) => setDraft((d) => ({ ...d, [key]: value }))
+  const set = (key: TextKey, value: string) => setDraft((d) => ({ ...d, [key]: value }))
+  const toggleLock = (name: string, on: boolean) => setDraft((d) => {
+    const others = d.lockedFields.filter((n) => n !== name)
+    return { ...d, lockedFields: on ? [...others, name] : others }
+  })
 
-  const input = (key: keyof Draft, label: string, extra: Record<string, unknown> = {}, hint?: string) => (
+  const input = (key: TextKey, label: string, extra: Record<string, unknown> = {}, hint?: string) => (
     <Field label={label} hint={hint} error={fieldErrors[key]}>
       <input className={inputClass} value={draft[key]}
         onChange={(e) => set(key, e.currentTarget.value)} {...extra} />
@@ -97,6 +160,8 @@ export function BuyerForm({ buyer, onSaved, onCancel }: {
         'Empty: a fixed-price buyer, never pinged.')}
       {input('price', 'Fixed price ($)', { type: 'number', min: 0, step: '0.01', inputMode: 'decimal' },
         'What a buyer without a ping URL pays per lead.')}
+      {input('bidFloor', 'Bid floor ($)', { type: 'number', min: 0, step: '0.01', inputMode: 'decimal' },
+        "A ping buyer's least bid that counts (a lower one is a pass); empty: any bid.")}
       {input('hours', 'Hours', { maxLength: 120, placeholder: 'Mon-Fri 08:00-18:00 America/New_York' },
         'Empty: always.')}
       <div className="sm:col-span-2">
@@ -107,6 +172,17 @@ export function BuyerForm({ buyer, onSaved, onCancel }: {
       {input('dailyCap', 'Daily cap (leads)', { type: 'number', min: 0, step: 1 }, 'Empty: no cap.')}
       {input('monthlyBudget', 'Monthly budget ($)', { type: 'number', min: 0, step: '0.01', inputMode: 'decimal' },
         'Empty: no budget.')}
+      {input('returnWindowDays', 'Return window (days)', { type: 'number', min: 0, max: 365, step: 1 },
+        'Days after a sale the buyer may return a lead; 0: no returns.')}
+      {input('maxReturnPercent', 'Most returns (%)', { type: 'number', min: 0, max: 100, step: 1 },
+        "Of last month's leads; empty: no maximum.")}
+      <LockedFields locked={draft.lockedFields} onToggle={toggleLock} error={fieldErrors.lockedFields} />
+      {buyer?.paused && (
+        <p className="text-sm text-amber-800 sm:col-span-2">
+          The buyer paused itself in its portal{buyer.pausedAt ? ` on ${formatTime(buyer.pausedAt)}` : ''}: it gets
+          no leads until it resumes there.
+        </p>
+      )}
       <div className="sm:col-span-2">
         {input('secret', 'Signing secret', { type: 'password', autoComplete: 'new-password', maxLength: 200 },
           buyer ? 'A secret is set; leave empty to keep it.' : 'whsec_…; leave empty to have one made.')}

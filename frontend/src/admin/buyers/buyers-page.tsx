@@ -1,4 +1,4 @@
-import { History, Plus, Radio, Send } from 'lucide-react'
+import { History, Plus, Radio, Send, Users } from 'lucide-react'
 import { useState } from 'react'
 import { Link } from 'react-router'
 import { request } from '../api'
@@ -9,6 +9,7 @@ import type { Buyer, BuyerBid, PingResult, PostResult } from '../types'
 import { useApi } from '../use-api'
 import { buttonClass, Card, ErrorNotice, formatDollarAmount, Loading, PageTitle, SuccessNotice } from '../ui'
 import { BuyerForm } from './buyer-form'
+import { BuyerPeople } from './buyer-people'
 import { PartnerLists } from './partner-lists'
 
 type Editing = Buyer | 'new' | null
@@ -59,6 +60,7 @@ function BuyerCard({ buyer, isAdmin, onEdit, onChanged }: {
 }) {
   const { run, notice, error, busy } = useCardAction()
   const [showBids, setShowBids] = useState(false)
+  const [showPeople, setShowPeople] = useState(false)
   const path = `/buyers/${encodeURIComponent(buyer.id)}`
 
   const setActive = (action: 'pause' | 'resume', done: string) =>
@@ -115,8 +117,13 @@ function BuyerCard({ buyer, isAdmin, onEdit, onChanged }: {
           aria-label={`${showBids ? 'Hide' : 'Show'} recent bids of ${buyer.name}`} onClick={() => setShowBids((v) => !v)}>
           <History size={16} aria-hidden="true" /> {showBids ? 'Hide bids' : 'Recent bids'}
         </button>
+        <button type="button" className={buttonClass('secondary')} aria-expanded={showPeople}
+          aria-label={`${showPeople ? 'Hide' : 'Show'} people of ${buyer.name}`} onClick={() => setShowPeople((v) => !v)}>
+          <Users size={16} aria-hidden="true" /> {showPeople ? 'Hide people' : 'People'}
+        </button>
       </div>
       {showBids && <RecentBids buyer={buyer} />}
+      {showPeople && <BuyerPeople buyerId={buyer.id} buyerName={buyer.name} isAdmin={isAdmin} />}
     </Card>
   )
 }

@@ -1,11 +1,12 @@
 import { ArrowLeft } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { Link, useParams } from 'react-router'
+import { formatPhone } from '../../lib/phone'
 import { PATHS } from '../paths'
 import { useOperator } from '../session'
 import type { LeadDetail } from '../types'
 import { useApi } from '../use-api'
-import { Card, DeliveryCounts, ErrorNotice, formatPhone, formatTime, Loading, PageTitle, RevokedBadge, StatusBadge } from '../ui'
+import { Card, DeliveryCounts, ErrorNotice, formatTime, Loading, PageTitle, RevokedBadge, StatusBadge } from '../ui'
 import { AuctionWaterfall } from './auction-waterfall'
 import { DeliveryTimeline } from './delivery-timeline'
 

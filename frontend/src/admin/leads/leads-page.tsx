@@ -1,6 +1,7 @@
 import { Download, Search } from 'lucide-react'
 import { useState } from 'react'
 import { Link } from 'react-router'
+import { formatPhone } from '../../lib/phone'
 import { query } from '../api'
 import { CatalogFilters, DateFilter, SelectFilter, useFilters } from '../filters'
 import { PagedTable } from '../paged-table'
@@ -8,7 +9,7 @@ import { PATHS } from '../paths'
 import { useOperator } from '../session'
 import type { LeadRow } from '../types'
 import { usePagedList } from '../use-api'
-import { buttonClass, formatPhone, formatTime, inputClass, PageTitle, RevokedBadge, StatusBadge } from '../ui'
+import { buttonClass, formatTime, inputClass, PageTitle, RevokedBadge, StatusBadge } from '../ui'
 
 const KEYS = ['q', 'vertical', 'service', 'state', 'status', 'from', 'to'] as const
 // As the server names them (console/leads.py LEAD_STATUSES): from the lead's deliveries.

@@ -1,10 +1,11 @@
-import { ArrowLeft, Mail, MapPin, Phone } from 'lucide-react'
+import { ArrowLeft, MapPin } from 'lucide-react'
 import { useCallback, useEffect, useState } from 'react'
 import { Link, useParams } from 'react-router'
 import { buttonClasses } from '../../components/button-classes'
+import { ContactLinks } from '../../shell/portal-ui'
 import { CreditSummary } from '../credit-status'
 import { PortalError, providerPath, request } from '../api'
-import { formatDate, formatDateTime, formatMoney, formatPhone, timeLeft } from '../format'
+import { formatDate, formatDateTime, formatMoney, timeLeft } from '../format'
 import type { Contact, CreditList, CreditRequestView, OfferDetail } from '../paying-types'
 import { PATHS } from '../paths'
 import { useSignedIn } from '../session'
@@ -134,16 +135,11 @@ export default function OfferPage() {
 }
 
 function ContactCard({ contact, reference, offer }: { contact: Contact; reference: string | null; offer: OfferDetail }) {
-  const tel = contact.phone.replace(/[^\d+]/g, '')
-  const linkClass = 'flex min-h-11 items-center gap-2 break-all text-base font-semibold text-brand-700 underline'
   return (
     <Card title="Contact the customer" id="contact-heading">
       <div className="space-y-2">
         <p className="text-lg font-bold text-slate-900">{contact.firstName} {contact.lastName}</p>
-        <a href={`tel:${tel}`} className={linkClass}><Phone size={18} aria-hidden="true" className="shrink-0" /> {formatPhone(contact.phone)}</a>
-        {contact.email ? (
-          <a href={`mailto:${contact.email}`} className={linkClass}><Mail size={18} aria-hidden="true" className="shrink-0" /> {contact.email}</a>
-        ) : null}
+        <ContactLinks phone={contact.phone} email={contact.email} />
         <p className="text-base text-slate-800">
           {contact.street ? <>{contact.street}<br /></> : null}
           {contact.city}, {contact.state} {contact.zip}

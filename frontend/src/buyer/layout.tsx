@@ -1,0 +1,20 @@
+import { PortalLayout } from '../shell/portal-layout'
+import { NAV } from './paths'
+import { useSession, useSignedIn } from './session'
+import { AUDIENCE } from './ui'
+
+// Six pages share the phone's bar: their labels are smaller, and may wrap.
+const linkClass = ({ isActive }: { isActive: boolean }) =>
+  'flex min-h-14 min-w-0 flex-1 flex-col items-center justify-center gap-0.5 text-center text-[0.7rem] leading-tight font-semibold ' +
+  'md:min-h-11 md:flex-none md:flex-row md:gap-2 md:rounded-md md:px-3 md:text-sm focus-visible:outline-2 focus-visible:outline-brand-600 ' +
+  (isActive ? 'text-brand-700 md:bg-white/15 md:text-white' : 'text-slate-600 md:text-blue-100 md:hover:bg-white/10')
+
+/** The signed-in frame, wide enough on a desk for the leads' tables. */
+export function BuyerLayout() {
+  const { buyer, account } = useSignedIn()
+  const { signOut } = useSession()
+  return (
+    <PortalLayout audience={AUDIENCE} name={buyer.name} email={account.email} nav={NAV} signOut={signOut}
+      width="max-w-6xl" linkClass={linkClass} />
+  )
+}

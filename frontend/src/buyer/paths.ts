@@ -1,0 +1,34 @@
+import { Gavel, KeyRound, ListChecks, SlidersHorizontal, ShieldCheck, Undo2 } from 'lucide-react'
+import type { NavItem } from '../shell/layout'
+
+// Every buyer portal path in one place (the router mounts them under /buyer).
+export const BASENAME = '/buyer'
+
+export const PATHS = {
+  // The first page after signing in: /buyer opens the leads bought.
+  home: '/',
+  leads: '/leads',
+  lead: '/leads/:leadId',
+  bids: '/bids',
+  returns: '/returns',
+  settings: '/settings',
+  keys: '/keys',
+  security: '/security',
+  forgot: '/forgot',
+  // The pages the mailed links open (an invitation, a password link, a sign-in link).
+  welcome: '/welcome',
+  reset: '/reset',
+  signInLink: '/sign-in-link',
+} as const
+
+export const leadPagePath = (leadId: string) => `${PATHS.leads}/${encodeURIComponent(leadId)}`
+
+// The portal's navigation: what a buyer uses most comes first, under the thumb on a phone.
+export const NAV: NavItem[] = [
+  { to: PATHS.leads, label: 'Leads', icon: ListChecks, end: false },
+  { to: PATHS.bids, label: 'Bids', icon: Gavel, end: true },
+  { to: PATHS.returns, label: 'Returns', icon: Undo2, end: true },
+  { to: PATHS.settings, label: 'Settings', icon: SlidersHorizontal, end: true },
+  { to: PATHS.keys, label: 'API keys', icon: KeyRound, end: true },
+  { to: PATHS.security, label: 'Security', icon: ShieldCheck, end: true },
+]
