@@ -57,7 +57,8 @@ class UrlChangeRefused(BaseModel):
 
     error: str
     fields: dict[str, str]
-    tests: list[UrlTest]
+    # Absent from a refusal of the body itself (not JSON, a field of the wrong type): nothing was tried.
+    tests: list[UrlTest] = Field(default_factory=list)
 
 
 def wanted_urls(buyer: Buyer, changes: UrlChanges, *, allow_private: bool) -> dict[str, str]:

@@ -43,6 +43,7 @@ BEYOND_THE_SCHEMA = {
     "POST /api/privacy/one-click": "signed token",
     # a sign-in link's one-time token must be one that was mailed
     "POST /api/pro/session/link/use": "one-time token", "POST /api/console/session/link/use": "one-time token",
+    "POST /api/buyer/session/link/use": "one-time token", "POST /api/buyer/password": "one-time token",
     # either an e-mail address or a phone number (the schema has both optional)
     "POST /api/privacy/requests": "e-mail or phone",
     # the same catalogue rules as the admin API's
@@ -52,8 +53,9 @@ BEYOND_THE_SCHEMA = {
     "POST /api/console/buyers": "buyer terms", "PATCH /api/console/buyers/{buyer_id}": "buyer terms",
     # a page's cursor must be one the previous page gave (its form alone is in the schema)
     "GET /api/console/leads": "cursor", "GET /api/console/deliveries": "cursor",
+    "GET /api/console/returns": "cursor",
     # a dashboard's range runs forwards and spans at most 366 days
-    "GET /api/console/dashboard": "date range",
+    "GET /api/console/dashboard": "date range", "GET /api/console/conversion": "date range",
     # an application to join: catalogue services, real US ZIP codes and phone numbers, a licence where needed
     "POST /api/partner/applications": "catalogue", "POST /api/console/providers/invite": "catalogue",
     # a one-time link's token must be one the server mailed, unused and unexpired
