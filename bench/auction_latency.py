@@ -148,7 +148,7 @@ def add_buyers(database_url: str, env: dict[str, str], buyers: Buyers) -> None:
         secret = "whsec_" + base64.b64encode(os.urandom(24)).decode()
         servicematch(database_url, env, "buyers", "add", "--name", f"Bench buyer {n}", "--ping-url",
                      buyers.url(n, "ping"), "--post-url", buyers.url(n, "post"), "--exclusive",
-                     "--secret", secret)
+                     "--secret", secret, "--terms", "credit")
 
 
 def server_env(ping_timeout_ms: int) -> dict[str, str]:

@@ -79,9 +79,13 @@ def process_env(code_root: Path, database_url: str, env: dict[str, str]) -> dict
 def prepare_database(code_root: Path, database_url: str, env: dict[str, str], buyers_url: str, bidders: int) -> None:
     """`servicematch migrate`, then `servicematch buyers add` for each bidder, with the checkout's own
     code, in one interpreter: one start-up instead of 21 on a busy machine."""
+    # Buyers added now are prepaid: on credit terms they buy as they did before money came (an
+    # older checkout has no terms, and no such option).
+    terms = ["--terms", "credit"] if (code_root / "backend/servicematch/ledger/terms.py").exists() else []
     commands = [["migrate"]] + [
         ["buyers", "add", "--name", f"Bench buyer {n}", "--ping-url", f"{buyers_url}/b{n}/ping", "--post-url",
-         f"{buyers_url}/b{n}/post", "--exclusive", "--secret", "whsec_" + base64.b64encode(os.urandom(24)).decode()]
+         f"{buyers_url}/b{n}/post", "--exclusive", "--secret", "whsec_" + base64.b64encode(os.urandom(24)).decode(),
+         *terms]
         for n in range(bidders)]
     script = ("import json, sys\nfrom servicematch.cli import main\n"
               "for args in json.loads(sys.argv[1]):\n    main(args, standalone_mode=False)")

@@ -76,7 +76,8 @@ def bench_env(mail_dir: str) -> dict[str, str]:
 
 
 def add_buyer(database_url: str, env: dict[str, str], name: str, post_url: str) -> str:
-    added = servicematch(database_url, env, "buyers", "add", "--name", name, "--post-url", post_url, "--price", "25")
+    added = servicematch(database_url, env, "buyers", "add", "--name", name, "--post-url", post_url, "--price", "25",
+                         "--terms", "credit")
     return re.search(r"^buyer (\S+)$", added, re.MULTILINE).group(1)
 
 

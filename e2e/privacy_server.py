@@ -108,9 +108,10 @@ def start_privacy_server(*, backend: str, workdir: Path, static_dir: Path, log: 
     }
     _cli(env, ["migrate"],
          ["providers", "add", "--name", "Cool Air", "--email", "dispatch@coolair.example", "--service",
-          "hvac", "--state", "TX", "--webhook-url", provider_hook.url, "--webhook-secret", PROVIDER_SECRET],
+          "hvac", "--state", "TX", "--webhook-url", provider_hook.url, "--webhook-secret", PROVIDER_SECRET,
+          "--terms", "credit"],
          ["providers", "add", "--name", "Lone Star Heating", "--email", "office@lonestar.example",
-          "--service", "hvac", "--state", "TX"])
+          "--service", "hvac", "--state", "TX", "--terms", "credit"])
     base_url = f"http://127.0.0.1:{port}"
     with log.open("w") as out:
         process = start_server(env=env, base_url=base_url, output=out)

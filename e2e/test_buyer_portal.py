@@ -100,7 +100,7 @@ def _add_buyer(admin_api: ConsoleClient, base_url: str, receiver: BuyerReceiver,
     name = f"Houston Leads {uuid.uuid4().hex[:6]}"
     answer = admin_api.send("POST", "/buyers", {
         "name": name, "postUrl": receiver.post_url, "pingUrl": receiver.ping_url, "services": ["hvac"],
-        "zips": [zip_code], "exclusive": True, "dailyCap": 50})
+        "zips": [zip_code], "exclusive": True, "dailyCap": 50, "terms": "credit"})
     assert answer.status_code == 201, answer.text
     # A consumer's consent covers the buyer only once the partners list names it.
     wait_until(lambda: listed_by_server(base_url, name), f"{name} on the marketing-partners list")

@@ -24,8 +24,10 @@ from servicematch.access.models import AuditEntry
 from servicematch.delivery.models import Provider
 from servicematch.intake.models import Lead
 from servicematch.kernel.clock import utcnow
+from servicematch.ledger.models import AccountKind, Cause, EntryKind, LedgerEntry
+from servicematch.ledger.postings import account_for, post
 from servicematch.portal.models import CreditRequest
-from servicematch.routing.models import LedgerEntry, LedgerKind, OfferStatus, ProviderOffer
+from servicematch.routing.models import OfferStatus, ProviderOffer
 
 pytestmark = pytest.mark.browser
 
@@ -55,6 +57,7 @@ def waiting(server_engine, live_server: str) -> Waiting:
                             states=["AK"])
         session.add(provider)
         session.flush()
+        account = account_for(session, AccountKind.PROVIDER, provider.id, name=name)
         for lead, reason, detail, cents in ((leads[0], "wrong_phone", "Number disconnected, tried 3 times.", 4500),
                                             (leads[1], "outside_area", "Job is in the next county.", 3800)):
             decided = utcnow() - timedelta(hours=5)
@@ -63,9 +66,9 @@ def waiting(server_engine, live_server: str) -> Waiting:
                                   decided_at=decided)
             session.add(offer)
             session.flush()
-            session.add(LedgerEntry(provider_id=provider.id, kind=LedgerKind.CHARGE, amount_cents=cents,
-                                    lead_id=lead.id, offer_id=offer.id, description="HVAC lead, Austin TX 78701",
-                                    vertical=lead.vertical, service=lead.service, state=lead.state, created_at=decided))
+            post(session, account, kind=EntryKind.CHARGE, amount_cents=-cents, cause=Cause.OFFER, cause_id=offer.id,
+                 lead_id=lead.id, description="HVAC lead, Austin TX 78701", vertical=lead.vertical,
+                 service=lead.service, state=lead.state, now=decided)
             request = CreditRequest(provider_id=provider.id, offer_id=offer.id, lead_id=lead.id, reason=reason,
                                     detail=detail, amount_cents=cents, created_at=decided + timedelta(hours=1))
             session.add(request)
@@ -110,10 +113,10 @@ def test_an_admin_approves_one_credit_and_denies_another(page: Page, operators, 
     save_screenshot(page, "console-credits-decided")
 
     with Session(server_engine) as session:
-        credits = session.scalars(select(LedgerEntry).where(LedgerEntry.kind == LedgerKind.CREDIT,
-                                                            LedgerEntry.credit_request_id.in_(
+        credits = session.scalars(select(LedgerEntry).where(LedgerEntry.kind == EntryKind.CREDIT,
+                                                            LedgerEntry.cause_id.in_(
                                                                 [waiting.wrong_phone, waiting.outside_area]))).all()
-        assert [(c.credit_request_id, c.amount_cents) for c in credits] == [(waiting.wrong_phone, -4500)]
+        assert [(c.cause_id, c.amount_cents) for c in credits] == [(waiting.wrong_phone, 4500)]
         actions = {(e.action, e.target) for e in session.scalars(select(AuditEntry).where(
             AuditEntry.operator_email == operators.admin))}
         assert {("credit.approve", waiting.wrong_phone), ("credit.deny", waiting.outside_area)} <= actions

@@ -23,7 +23,8 @@ from sqlalchemy import create_engine, text
 pytestmark = pytest.mark.browser
 
 PAGES = [("Dashboard", "Dashboard"), ("Leads", "Leads"), ("Deliveries", "Deliveries"),
-         ("Providers", "Providers"), ("Applications", "Applications"), ("Buyers", "Buyers"), ("Audit log", "Audit log")]
+         ("Providers", "Providers"), ("Applications", "Applications"), ("Buyers", "Buyers"), ("Money", "Money"),
+         ("Audit log", "Audit log")]
 
 
 @pytest.fixture(scope="module")

@@ -28,7 +28,7 @@ def sold(server_database_url: str, live_server: str, operators):
     name = f"Revenue Buyer {uuid.uuid4().hex[:6]}"
     source = f"revenue-{uuid.uuid4().hex[:8]}"
     servicematch_cli(server_database_url, "buyers", "add", "--name", name, "--post-url", receiver.url,
-                     "--price", "31.50", "--shared")
+                     "--price", "31.50", "--shared", "--terms", "credit")
     wait_until(lambda: listed_by_server(live_server, name), f"the server to publish {name} as a partner")
     for _ in range(2):
         submit_lead(live_server, subid1=source)

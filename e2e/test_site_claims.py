@@ -70,7 +70,7 @@ def server(shared_privacy_server) -> PrivacyServer:
         engine.dispose()
     if not added:
         _cli(running.env, ["providers", "add", "--name", ROOFER, "--email", "office@hillcountry.example",
-                           "--service", "roofing", "--state", "TX"])
+                           "--service", "roofing", "--state", "TX", "--terms", "credit"])
     return running
 
 

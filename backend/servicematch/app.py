@@ -36,6 +36,7 @@ from servicematch.intake.service import LeadTransactions
 from servicematch.intake.store import LeadStore, SimpleLeadStore
 from servicematch.intake.writer import BatchedLeadStore
 from servicematch.kernel.heap import tune_for_serving
+from servicematch.ledger.router_stripe import install_stripe_webhook
 from servicematch.ops.router import router as ops_router
 from servicematch.portal.public_ratings import install_public_ratings
 from servicematch.portal.router import install_portal
@@ -139,6 +140,7 @@ def create_app(settings: Settings | None = None, *, tune_gc: bool = False) -> Fa
     install_console(app)  # /api/console/* (the console's page, /admin, is one of the site's routes)
     install_portal(app)  # /api/pro/* (the provider portal) and /api/partner/* (joining)
     install_buyer_portal(app)  # /api/buyer/* (the buyer portal) and /api/buyer/v1/* (buyers' API keys)
+    install_stripe_webhook(app)  # POST /api/payments/stripe/webhook: Stripe's signed events (404 while off)
     install_public_ratings(app)  # GET /api/ratings: the reviews' average, once there are enough
     install_privacy(app, settings)  # rights requests by code, the receipt's one-click stop
     wire_withdrawal()  # a stop or an erasure withdraws the lead's open offers (routing)

@@ -138,18 +138,36 @@ def _add_mail_and_privacy_commands() -> None:
 def _add_console_commands() -> None:
     from servicematch.buyer.commands import invite as invite_buyer_person
     from servicematch.console.commands import operators
+    from servicematch.console.invoice_mail import issue_and_mail
+    from servicematch.console.payment_commands import payments
     from servicematch.delivery.commands import providers
+    from servicematch.ledger.invoice_commands import invoice_commands
     from servicematch.portal.commands import invite
     from servicematch.routing.commands import buyers
 
     main.add_command(operators)
+    main.add_command(payments)
+    main.add_command(invoice_commands(issue_and_mail), "invoices")
     providers.add_command(invite)
     buyers.add_command(invite_buyer_person)
+
+
+def _add_ledger_commands() -> None:
+    from servicematch.delivery.commands import providers
+    from servicematch.ledger.commands import ledger
+    from servicematch.ledger.terms_cli import add_provider, update_provider
+
+    main.add_command(ledger)
+    # `providers add` with how the provider pays, in place of delivery's own (which knows nothing of
+    # the ledger); and `providers update`.
+    providers.add_command(add_provider)
+    providers.add_command(update_provider)
 
 
 _add_delivery_commands()
 _add_console_commands()
 _add_mail_and_privacy_commands()
+_add_ledger_commands()
 
 if __name__ == "__main__":
     main()

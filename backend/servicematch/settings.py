@@ -190,7 +190,7 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _refuse_unsafe_production(self) -> Settings:
-        problems = [*self._short_lease(), *self._malformed_buyer_secret(),
+        problems = [*self._short_lease(), *self._malformed_buyer_secret(), *self._topup_bounds(),
                     *(self.production_problems() if self.environment == "production" else [])]
         if problems:
             raise ValueError("\n".join(problems))
@@ -208,7 +208,23 @@ class Settings(BaseSettings):
             problems.append("SERVICEMATCH_DATA_KEY must be set in production (32 random bytes, base64): "
                             "the same key for every web process and worker")
         return [*problems, *self._weak_secrets(), *self._unsafe_buyer(), *self._default_origin(),
-                *self._missing_mail()]
+                *self._missing_mail(), *self._unverified_stripe()]
+
+    def _unverified_stripe(self) -> list[str]:
+        # Without the webhook's secret no event can be verified, so no card payment would ever be
+        # credited: the money would be taken and the balance never rise.
+        if self.stripe_secret_key and not self.stripe_webhook_secret:
+            return [("SERVICEMATCH_STRIPE_WEBHOOK_SECRET must be set in production when "
+                     "SERVICEMATCH_STRIPE_SECRET_KEY is set: card payments are credited only from Stripe's "
+                     "signed events (the endpoint's signing secret, whsec_...)")]
+        return []
+
+    def _topup_bounds(self) -> list[str]:
+        # In every environment: no amount would pass, so "Add funds" and every top-up would be refused.
+        if self.topup_min_dollars > self.topup_max_dollars:
+            return [(f"SERVICEMATCH_TOPUP_MIN_DOLLARS ({self.topup_min_dollars}) must not exceed "
+                     f"SERVICEMATCH_TOPUP_MAX_DOLLARS ({self.topup_max_dollars})")]
+        return []
 
     def _missing_mail(self) -> list[str]:
         # Without a mail server, consent receipts and privacy-request codes would only reach the
@@ -270,6 +286,8 @@ class Settings(BaseSettings):
                          "lead submissions are accepted without a bot check")
         if self.buyer_url and not self.buyer_name:
             found.append(UNNAMED_BUYER)
+        # Refused in production (_unverified_stripe); elsewhere a warning, as a test setup may want it.
+        found += self._unverified_stripe()
         if self.environment == "production" and self.allow_private_webhooks:
             # Allowed for receivers on a private network, but it also opens this machine and its
             # network to whatever URL a provider's webhook names.

@@ -8,10 +8,17 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from servicematch.buyer.hold_notices import buyer_people
+from servicematch.console.invoice_mail import MonthlyInvoices
 from servicematch.delivery.sending import MessagesByKind
 from servicematch.delivery.worker import Clock, DeliveryWorker
 from servicematch.kernel.chores import HourlyChore
 from servicematch.kernel.clock import utcnow
+from servicematch.ledger.check import check_if_due
+from servicematch.ledger.hold_notices import HOLD_CHORE_SECONDS, check_holds
+from servicematch.ledger.models import AccountKind
+from servicematch.ledger.topup import TOPUP_CHORE_SECONDS, top_up_accounts
+from servicematch.portal.hold_notices import provider_people
 from servicematch.portal.review_requests import prepare_review_request, request_reviews
 from servicematch.privacy.notices import REVIEW_REQUEST
 from servicematch.privacy.retention import RetentionSchedule
@@ -49,7 +56,20 @@ def make_worker(*, session_factory: sessionmaker[Session], settings: Settings, c
                                                                        settings=settings, now=clock())),
                 HourlyChore("lapsed offers", every_seconds=OFFER_CHORE_SECONDS,
                             job=lambda: close_lapsed_offers(session_factory=session_factory, settings=settings,
-                                                            now=clock()))],
+                                                            now=clock())),
+                # Saved cards charged for accounts under their top-up threshold (Stripe on only).
+                HourlyChore("automatic top-ups", every_seconds=TOPUP_CHORE_SECONDS,
+                            job=lambda: top_up_accounts(session_factory=session_factory, settings=settings,
+                                                        now=clock())),
+                # On the 1st (or a worker's first run after it), last month's invoices, then their mail.
+                MonthlyInvoices(session_factory=session_factory, settings=settings, clock=clock),
+                # Accounts paused for an invoice past due (and freed once paid); each hold told once.
+                HourlyChore("account holds", every_seconds=HOLD_CHORE_SECONDS,
+                            job=lambda: check_holds(session_factory=session_factory, settings=settings, now=clock(),
+                                                    people={AccountKind.BUYER: buyer_people,
+                                                            AccountKind.PROVIDER: provider_people})),
+                # The reconciliation, once a day: its result is on the console's dashboard.
+                HourlyChore("ledger check", lambda: check_if_due(session_factory=session_factory, now=clock()))],
         **options)
 
 

@@ -13,6 +13,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, create_engine, text
 
 from servicematch.app import create_app
+from servicematch.ledger import terms as ledger_terms
+from servicematch.ledger.models import Terms
 from servicematch.schema.migrate import upgrade
 from servicematch.schema.registry import metadata
 from servicematch.settings import Settings
@@ -80,6 +82,21 @@ def settings(database_url: str, static_dir: Path, tmp_path: Path) -> Settings:
         # 2 s. Tests of the worker turn it on (tests/delivery/test_delivery_in_app.py).
         worker_enabled=False,
     )
+
+
+@pytest.fixture(autouse=True)
+def accounts_on_credit(monkeypatch) -> None:
+    """New buyers and providers pay on credit with no limit here, as every account did before money
+    came (and still does after the migration): a test about routing, delivery or the portals needs
+    no funding. In production a new account is prepaid and empty; tests about money ask for that
+    with the `prepaid_by_default` fixture, or set an account's terms themselves."""
+    monkeypatch.setattr(ledger_terms, "NEW_ACCOUNT_TERMS", Terms.CREDIT)
+
+
+@pytest.fixture
+def prepaid_by_default(accounts_on_credit, monkeypatch) -> None:
+    """A new account is prepaid and empty, as in production."""
+    monkeypatch.setattr(ledger_terms, "NEW_ACCOUNT_TERMS", Terms.PREPAID)
 
 
 def _empty_all_tables(engine: Engine) -> None:

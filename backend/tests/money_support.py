@@ -1,5 +1,5 @@
 """Leads stored through the public API, and what accepting one leaves behind: an accepted
-ProviderOffer and its LedgerEntry charge, written as the offers' accept writes them."""
+ProviderOffer and its charge on the provider's ledger account, posted as the offers' accept posts it."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ from sqlalchemy import select
 from servicematch.intake.models import Lead
 from servicematch.kernel.clock import utcnow
 from servicematch.kernel.ids import new_id
-from servicematch.routing.models import LedgerEntry, LedgerKind, OfferStatus, ProviderOffer
+from servicematch.ledger.models import AccountKind, Cause, EntryKind
+from servicematch.ledger.postings import account_for, post
+from servicematch.routing.models import OfferStatus, ProviderOffer
 
 
 def store_lead(app, *, phone: str = "5125550142", email: str = "maria.garcia@example.com",
@@ -38,11 +40,10 @@ def accept_offer(app, *, lead_id: str, provider_id: str, price_cents: int = 4500
                               price_cents=price_cents, created_at=decided_at - timedelta(minutes=5),
                               expires_at=decided_at + timedelta(hours=2), decided_at=decided_at)
         session.add(offer)
-        session.flush()
-        session.add(LedgerEntry(provider_id=provider_id, kind=LedgerKind.CHARGE, amount_cents=price_cents,
-                                lead_id=lead_id, offer_id=offer.id, description=f"HVAC lead, Austin {lead.state} "
-                                f"{lead.zip}", vertical=lead.vertical, service=lead.service, state=lead.state,
-                                created_at=decided_at))
+        account = account_for(session, AccountKind.PROVIDER, provider_id, now=decided_at)
+        post(session, account, kind=EntryKind.CHARGE, amount_cents=-price_cents, cause=Cause.OFFER, cause_id=offer.id,
+             lead_id=lead_id, description=f"HVAC lead, Austin {lead.state} {lead.zip}", vertical=lead.vertical,
+             service=lead.service, state=lead.state, now=decided_at)
         session.commit()
         return offer.id
 

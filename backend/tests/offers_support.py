@@ -5,7 +5,8 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from servicematch.delivery.models import Delivery
-from servicematch.routing.models import LedgerEntry, ProviderOffer
+from servicematch.ledger.models import AccountKind, LedgerAccount, LedgerEntry
+from servicematch.routing.models import ProviderOffer
 
 # What must never appear before acceptance: the consumer's name, phone, street and e-mail.
 PERSONAL = ("Maria", "Garcia", "512555", "500 Congress", "maria.garcia@example.com")
@@ -18,8 +19,12 @@ def offers_of(session_factory, lead_id: str) -> dict[str, ProviderOffer]:
 
 
 def ledger_of(session_factory, provider_id: str) -> list[LedgerEntry]:
+    """The entries of the provider's ledger account, oldest first (a charge is negative: it takes
+    from the provider's funds); none before its account is made."""
     with session_factory() as session:
-        return list(session.scalars(select(LedgerEntry).where(LedgerEntry.provider_id == provider_id)))
+        return list(session.scalars(select(LedgerEntry).join(LedgerAccount).where(
+            LedgerAccount.kind == AccountKind.PROVIDER, LedgerAccount.owner_id == provider_id)
+            .order_by(LedgerEntry.created_at, LedgerEntry.id)))
 
 
 def deliveries_to(session_factory, lead_id: str, provider_id: str) -> list[Delivery]:

@@ -39,9 +39,11 @@ class Action:
 # package, so their names are written here. Its pause and resume are the operator's switch; the
 # buyer's own are buyer.self.*.
 OPERATOR_ACTIONS = ("buyer.add", "buyer.change", "buyer.pause", "buyer.resume")
+# The buyer's own Add funds and automatic top-up (buyer/router_funds.py, which imports this module).
+FUNDS_ACTIONS = ("buyer.funds.checkout", "buyer.funds.topup_set", "buyer.funds.topup_stop")
 LISTED = tuple(dict.fromkeys((Action.SETTINGS_CHANGE, Action.PAUSE, Action.RESUME, Action.URLS_CHANGE,
                               Action.SECRET_ROTATE, AccountAction.KEY_CREATE, AccountAction.KEY_REVOKE,
-                              *OPERATOR_ACTIONS)))
+                              *FUNDS_ACTIONS, *OPERATOR_ACTIONS)))
 
 
 class BuyerAuditEntry(BaseModel):

@@ -17,9 +17,9 @@ from servicematch.terminal import SafeClickException, safe_text
 def invite(buyer_name_or_id: str, email: str) -> None:
     """Invite a person of a buyer to the buyer portal: e-mailed a link (72 hours) to choose a password.
     A buyer may have several people; each e-mail address belongs to one person."""
-    from servicematch.buyer.invitations import find_buyer
     from servicematch.buyer.invitations import invite as invite_person
     from servicematch.db.session import make_engine, make_session_factory
+    from servicematch.routing.buyers import find_buyer
 
     settings = get_settings()
     with make_session_factory(make_engine(settings.database_url))() as session:

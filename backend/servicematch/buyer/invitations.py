@@ -50,24 +50,6 @@ def clean_email(email: str) -> str:
     return email
 
 
-def find_buyer(session: Session, name_or_id: str) -> Buyer:
-    """The buyer with this id, or else the one buyer with exactly this name (any case); a clear
-    error when there is none, or when several share the name."""
-    wanted = (name_or_id or "").strip()
-    buyer = session.get(Buyer, wanted) if 0 < len(wanted) <= 36 else None
-    if buyer is not None:
-        return buyer
-    found = list(session.scalars(select(Buyer).where(func.lower(Buyer.name) == wanted.lower())
-                                 .order_by(Buyer.created_at, Buyer.id)))
-    if not found:
-        raise NotFound(f"No buyer is named {wanted!r} or has that id: see `servicematch buyers list`.")
-    if len(found) > 1:
-        ids = ", ".join(buyer.id for buyer in found)
-        raise ServiceMatchError(f"{len(found)} buyers are named {wanted!r}: give one's id instead ({ids}).",
-                                status_code=409)
-    return found[0]
-
-
 def invite(session: Session, buyer: Buyer, email: str, *, invited_by: str) -> Invited:
     """Store the person, without a password, and its link; the caller commits, then sends.
     409 when the address is any buyer's person's already."""

@@ -13,7 +13,8 @@ refused by it, being the marketplace's own mistake: a lead marked as a test, and
 consumer (the same e-mail or phone, by intake's keyed hashes) this buyer had already bought for the
 same service within intake's duplicate window. Every other return waits for an operator
 (console/buyer_returns.py). An approved return takes its amount off the buyer's revenue on its
-lead's day, as the sale counted (console/revenue.py).
+lead's day, as the sale counted (console/revenue.py), and puts it back on the buyer's ledger
+account (a RETURN entry), in the transaction of the decision.
 """
 
 from __future__ import annotations
@@ -33,7 +34,12 @@ from servicematch.intake.models import Lead
 from servicematch.intake.schemas import LongText
 from servicematch.kernel.clock import as_utc
 from servicematch.kernel.references import shown_reference
-from servicematch.portal.ledger import iso, month_start, next_month
+from servicematch.ledger.models import AccountKind, Cause, EntryKind, LedgerEntry
+from servicematch.ledger.money_in import money_came_in
+from servicematch.ledger.postings import post
+from servicematch.ledger.statements import month_start, next_month
+from servicematch.ledger.terms import open_account
+from servicematch.portal.ledger import iso
 from servicematch.privacy.contacts import keys_of_lead, leads_of
 from servicematch.routing.models import Buyer, Sale
 from servicematch.settings import Settings
@@ -231,12 +237,29 @@ def lodge_return(session: Session, settings: Settings, buyer: Buyer, sale: Sale,
 
 def decide_return(session: Session, row: LeadReturn, *, approve: bool, by: str, note: str | None,
                   now: datetime) -> None:
-    """Approve (the price comes off the buyer's bill and the revenue) or deny a waiting return."""
+    """Approve (the price goes back to the buyer's account and off the revenue) or deny a waiting return."""
     if row.status != ReturnStatus.PENDING:
         raise ServiceMatchError(f"This return was already {row.status}.", status_code=409)
     row.status = ReturnStatus.APPROVED if approve else ReturnStatus.DENIED
     row.decided_at, row.decided_by, row.decision_note = now, by[:254], note or None
+    if approve:
+        post_return(session, row, now=now)
     session.flush()
+
+
+def post_return(session: Session, row: LeadReturn, *, now: datetime) -> LedgerEntry:
+    """The approved return's entry: its amount back to the buyer's account, with the lead's service
+    and state (as the sale's charge carries them); posted once, however often it is called."""
+    buyer = session.get(Buyer, row.buyer_id)
+    lead = session.get(Lead, row.lead_id)
+    account = open_account(session, AccountKind.BUYER, row.buyer_id, name=buyer.name if buyer else "", now=now)
+    label = REASON_LABELS.get(row.reason, row.reason)
+    entry = post(session, account, kind=EntryKind.RETURN, amount_cents=row.amount_cents, cause=Cause.RETURN,
+                 cause_id=row.id, lead_id=row.lead_id, description=f"Return: {label.lower()}",
+                 vertical=lead.vertical if lead else None, service=lead.service if lead else None,
+                 state=lead.state if lead else None, created_by=row.decided_by or SYSTEM, now=now)
+    money_came_in(session, account, now)
+    return entry
 
 
 def returned_cents(session: Session, buyer_ids: list[str], start: datetime, end: datetime) -> dict[str, int]:

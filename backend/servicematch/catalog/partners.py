@@ -212,7 +212,8 @@ def _note_company_changes(session: Session, _context) -> None:
 
 @event.listens_for(Session, "before_commit")
 def _publish_on_commit(session: Session) -> None:
-    if session.info.get(_PUBLISHING):
+    # A savepoint's release fires this too: only the transaction that really commits publishes.
+    if session.info.get(_PUBLISHING) or session.in_nested_transaction():
         return
     session.flush()  # the commit flushes after this hook: flush now to see the last changes
     if not session.info.pop(_CHANGED, False):
@@ -226,6 +227,8 @@ def _publish_on_commit(session: Session) -> None:
 
 @event.listens_for(Session, "after_commit")
 def _share_published(session: Session) -> None:
+    if session.in_nested_transaction():
+        return
     version = session.info.pop(_PUBLISHED, None)
     if version is None:
         return

@@ -4,7 +4,8 @@ url_checks.py, which the buyer portal's URL changes use too).
 
 Besides the terms both sides share, the operator alone sets a buyer's return terms, its bid floor
 if it likes, and which settings its people may not change in the buyer portal (`lockedFields`);
-whether the buyer paused itself there is shown, never set, here."""
+whether the buyer paused itself there is shown, never set, here. So is how it pays (`terms`,
+`creditLimit`, `netDays`: its ledger account's, ledger/terms.py), with its balance and any hold."""
 
 from __future__ import annotations
 
@@ -21,6 +22,15 @@ from servicematch.errors import ServiceMatchError
 from servicematch.intake.schemas import text
 from servicematch.kernel.clock import utcnow
 from servicematch.kernel.numbers import Number, whole_number
+from servicematch.ledger.models import AccountKind, LedgerAccount
+from servicematch.ledger.postings import accounts_of
+from servicematch.ledger.terms import (
+    MAX_NET_DAYS,
+    UNSET,
+    TermsChange,
+    credit_limit_cents,
+    standing_of,
+)
 from servicematch.routing import buyers as directory
 from servicematch.routing.models import Buyer
 from servicematch.routing.reports import recent_bids
@@ -31,7 +41,7 @@ from servicematch.settings import Settings
 RENAMES = {"postUrl": "post_url", "pingUrl": "ping_url", "dailyCap": "daily_cap",
            "monthlyBudget": "monthly_budget", "price": "price", "bidFloor": "bid_floor",
            "returnWindowDays": "return_window_days", "maxReturnPercent": "max_return_percent",
-           "lockedFields": "locked_fields"}
+           "lockedFields": "locked_fields", "creditLimit": "credit_limit", "netDays": "net_days"}
 BACK = {directory_name: console_name for console_name, directory_name in RENAMES.items()}
 
 
@@ -56,6 +66,10 @@ class BuyerFields(BaseModel):
     returnWindowDays: whole_number(le=directory.MAX_RETURN_WINDOW_DAYS) | None = None
     maxReturnPercent: whole_number(le=100) | None = None
     lockedFields: list[text(40)] | None = Field(default=None, max_length=len(directory.LOCKABLE_SETTINGS) * 2)
+    # How it pays. A new buyer is prepaid unless told otherwise; creditLimit null: no limit.
+    terms: Literal["prepaid", "credit"] | None = None
+    creditLimit: Number | None = None
+    netDays: whole_number(le=MAX_NET_DAYS) | None = None
 
 
 class ConsoleBuyer(Shape):
@@ -88,6 +102,15 @@ class ConsoleBuyer(Shape):
     pausedAt: str | None
     leadsToday: int
     spentThisMonth: float
+    # How it pays, and its money (dollars): the balance (funds: payments add, leads take), what it may
+    # still spend (null: credit with no limit), and why it is not receiving leads, if it is not.
+    terms: Literal["prepaid", "credit"]
+    creditLimit: float | None
+    netDays: int
+    balance: float
+    available: float | None
+    hold: Literal["funds", "overdue"] | None
+    heldSince: str | None
 
 
 class ConsoleBuyerList(Shape):
@@ -160,9 +183,17 @@ def terms(fields: BuyerFields, buyer: Buyer | None = None) -> directory.BuyerTer
     return base
 
 
+def money(fields: BuyerFields) -> TermsChange:
+    """The change of how it pays, from the fields sent (only those)."""
+    sent = fields.model_dump(exclude_unset=True)
+    limit = credit_limit_cents(sent["creditLimit"]) if "creditLimit" in sent else UNSET
+    return TermsChange(terms=sent.get("terms"), credit_limit_cents=limit, net_days=sent.get("netDays"))
+
+
 def add(session: Session, fields: BuyerFields, settings: Settings) -> Buyer:
     try:
-        return directory.add_buyer(session, terms(fields), allow_private=settings.private_webhooks_allowed)
+        return directory.add_buyer(session, terms(fields), allow_private=settings.private_webhooks_allowed,
+                                   money=money(fields))
     except ServiceMatchError as exc:
         raise _console_error(exc) from None
 
@@ -171,7 +202,7 @@ def change(session: Session, buyer_id: str, fields: BuyerFields, settings: Setti
     buyer = directory.get_buyer(session, buyer_id)
     try:
         return directory.update_buyer(session, buyer.id, terms(fields, buyer),
-                                      allow_private=settings.private_webhooks_allowed)
+                                      allow_private=settings.private_webhooks_allowed, money=money(fields))
     except ServiceMatchError as exc:
         raise _console_error(exc) from None
 
@@ -180,7 +211,15 @@ def _dollars(cents: int | None) -> float | None:
     return None if cents is None else cents / 100
 
 
-def buyer_json(buyer: Buyer, spent: directory.Spending | None) -> dict:
+def money_json(account: LedgerAccount | None) -> dict:
+    """How an account pays and its money, in the console's shape (dollars)."""
+    standing = standing_of(account)
+    return {"terms": standing.terms, "creditLimit": _dollars(standing.credit_limit_cents), "netDays": standing.net_days,
+            "balance": standing.balance_cents / 100, "available": _dollars(standing.available_cents),
+            "hold": standing.hold_reason, "heldSince": iso(standing.held_since)}
+
+
+def buyer_json(buyer: Buyer, spent: directory.Spending | None, account: LedgerAccount | None = None) -> dict:
     """A buyer as the console lists it: never its secret."""
     return {
         "id": buyer.id, "name": buyer.name, "active": buyer.active,
@@ -194,19 +233,22 @@ def buyer_json(buyer: Buyer, spent: directory.Spending | None) -> dict:
         "lockedFields": list(buyer.locked_fields or []),
         "paused": buyer.paused_at is not None, "pausedAt": iso(buyer.paused_at),
         "leadsToday": spent.today if spent else 0, "spentThisMonth": _dollars(spent.month_cents if spent else 0),
+        **money_json(account),
     }
 
 
 def buyers_json(session: Session, buyers: list[Buyer]) -> list[dict]:
-    spent = directory.spending(session, [buyer.id for buyer in buyers], utcnow())
-    return [buyer_json(buyer, spent.get(buyer.id)) for buyer in buyers]
+    ids = [buyer.id for buyer in buyers]
+    spent, accounts = directory.spending(session, ids, utcnow()), accounts_of(session, AccountKind.BUYER, ids)
+    return [buyer_json(buyer, spent.get(buyer.id), accounts.get(buyer.id)) for buyer in buyers]
 
 
 def bids_json(session: Session, buyer_id: str, *, limit: int) -> list[dict]:
     directory.get_buyer(session, buyer_id)
     return [{"leadId": lead.id, "requestId": lead.request_id, "service": lead.service, "state": lead.state,
              "kind": step.kind, "amount": _dollars(step.amount_cents),
-             "reason": step.detail if step.amount_cents is None else None,
+             # A pass that carries a bid: the buyer bid it and could not pay it.
+             "reason": step.detail if step.amount_cents is None or step.kind == "pass" else None,
              "atMs": step.at_ms, "at": step.created_at.isoformat() if step.created_at else None}
             for step, lead in recent_bids(session, buyer_id, limit=limit)]
 

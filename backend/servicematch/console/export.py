@@ -6,9 +6,9 @@ dollars ("12.50"); both are empty for a lead nobody bought. Then, added after th
 was given and the SHA-256 of the consent text shown (as buyers receive them in the consent
 proof), whether and when the consumer withdrew consent, and the lead's source; then its reference
 as the consumer is shown it (7K3M-Q9TX), the providers that accepted its offer, in the order they
-did ("; " between names), and what each was charged for it, in the same order ("25.00; 30.00",
-from the providers' ledger; empty where no charge was written). Each page of leads costs a fixed
-number of queries, whatever its length.
+did ("; " between names), and what each was charged for it, in the same order ("25.00; 30.00":
+the opposite of each offer's charge in the ledger; empty where no charge was posted). Each page of
+leads costs a fixed number of queries, whatever its length.
 """
 
 from __future__ import annotations
@@ -31,14 +31,8 @@ from servicematch.delivery.models import Provider
 from servicematch.intake.models import Lead
 from servicematch.kernel.csv_text import csv_line, dollars
 from servicematch.kernel.references import shown_reference
-from servicematch.routing.models import (
-    Buyer,
-    LedgerEntry,
-    LedgerKind,
-    OfferStatus,
-    ProviderOffer,
-    Sale,
-)
+from servicematch.ledger.models import Cause, EntryKind, LedgerEntry
+from servicematch.routing.models import Buyer, OfferStatus, ProviderOffer, Sale
 from servicematch.settings import Settings
 
 COLUMNS = ("requestId", "createdAt", "vertical", "service", "status", "first", "last", "email", "phone",
@@ -68,12 +62,13 @@ def _providers(session: Session, lead_ids: list[str]) -> dict[str, tuple[str, st
     for lead_id, name, cents in session.execute(
         select(ProviderOffer.lead_id, Provider.name, LedgerEntry.amount_cents)
         .outerjoin(Provider, Provider.id == ProviderOffer.provider_id)
-        .outerjoin(LedgerEntry, and_(LedgerEntry.offer_id == ProviderOffer.id, LedgerEntry.kind == LedgerKind.CHARGE))
+        .outerjoin(LedgerEntry, and_(LedgerEntry.cause == Cause.OFFER, LedgerEntry.cause_id == ProviderOffer.id,
+                                     LedgerEntry.kind == EntryKind.CHARGE))
         .where(ProviderOffer.lead_id.in_(lead_ids), ProviderOffer.status == OfferStatus.ACCEPTED)
         .order_by(ProviderOffer.decided_at, ProviderOffer.id)
     ):
         names[lead_id].append(name or "deleted provider")
-        charges[lead_id].append("" if cents is None else dollars(cents))
+        charges[lead_id].append("" if cents is None else dollars(-cents))
     return {lead_id: ("; ".join(names[lead_id]), "; ".join(charges[lead_id])) for lead_id in names}
 
 

@@ -1,10 +1,11 @@
 """Providers in the console: the directory's own rules (delivery/providers.py), in the console's shape,
-plus today's lead counts and a test send."""
+plus today's lead counts, how each pays (its ledger account's terms, ledger/terms.py) and a test send."""
 
 from __future__ import annotations
 
 import time
 import uuid
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Literal
 
@@ -12,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from servicematch.console.paging import day_start
+from servicematch.console.paging import day_start, iso
 from servicematch.console.shapes import Shape
 from servicematch.delivery.email_sender import send_email
 from servicematch.delivery.models import Delivery, DeliveryEndpoint, Provider
@@ -21,6 +22,16 @@ from servicematch.errors import ServiceMatchError
 from servicematch.kernel.clock import utcnow
 from servicematch.kernel.numbers import Number, whole_number
 from servicematch.kernel.webhook_events import event_envelope
+from servicematch.ledger.models import AccountKind, LedgerAccount
+from servicematch.ledger.terms import (
+    MAX_NET_DAYS,
+    UNSET,
+    TermsChange,
+    change_terms,
+    credit_limit_cents,
+    rename_account,
+    standing_of,
+)
 from servicematch.outbound.http_sender import DeliveryClient, encode_body, post_signed
 from servicematch.portal.models import ProviderAccount
 from servicematch.privacy.notices import LEAD
@@ -30,6 +41,9 @@ from servicematch.settings import Settings
 RENAMES = {"email": "contact_email", "webhookUrl": "webhook_url", "webhookSecret": "webhook_secret",
            "radiusMiles": "radius_miles", "dailyCap": "daily_cap", "leadPriceCents": "lead_price_cents",
            "creditCapPercent": "credit_cap_percent"}
+# How it pays: the ledger's, not the directory's (set by `set_money`), and its error names.
+MONEY_FIELDS = ("terms", "creditLimit", "netDays")
+MONEY_ERRORS = {"terms": "terms", "credit_limit": "creditLimit", "net_days": "netDays"}
 
 
 class ProviderFields(BaseModel):
@@ -52,6 +66,10 @@ class ProviderFields(BaseModel):
     # of the month's accepted leads (portal/credits.py).
     leadPriceCents: whole_number(ge=1, le=MAX_LEAD_PRICE_CENTS) | None = None
     creditCapPercent: whole_number(le=100) | None = None
+    # How it pays. A new provider is prepaid unless told otherwise; creditLimit (dollars) null: no limit.
+    terms: Literal["prepaid", "credit"] | None = None
+    creditLimit: Number | None = None
+    netDays: whole_number(le=MAX_NET_DAYS) | None = None
 
 
 class ConsoleProvider(Shape):
@@ -81,6 +99,15 @@ class ConsoleProvider(Shape):
     # What one accepted lead costs it (null: the service's list price); its monthly credit cap, a percent.
     leadPriceCents: int | None
     creditCapPercent: int
+    # How it pays, and its money (dollars): the balance (funds: payments add, leads take), what it may
+    # still spend (null: credit with no limit), and why it is not receiving leads, if it is not.
+    terms: Literal["prepaid", "credit"]
+    creditLimit: float | None
+    netDays: int
+    balance: float
+    available: float | None
+    hold: Literal["funds", "overdue"] | None
+    heldSince: str | None
 
 
 class ConsoleProviderList(Shape):
@@ -100,7 +127,8 @@ class SampleSends(Shape):
 
 
 def _directory_values(fields: ProviderFields) -> dict:
-    return {RENAMES.get(key, key): value for key, value in fields.model_dump(exclude_unset=True).items()}
+    return {RENAMES.get(key, key): value for key, value in fields.model_dump(exclude_unset=True).items()
+            if key not in MONEY_FIELDS}
 
 
 def _checked(schema: type[BaseModel], values: dict) -> BaseModel:
@@ -143,14 +171,44 @@ def paused_webhooks(session: Session) -> set[str]:
     return {key.removeprefix("webhook:") for key in keys if key.startswith("webhook:")}
 
 
-def portal_accounts(session: Session) -> dict[str, str]:
-    """Each provider's portal account: "invited" (no password chosen yet) or "active"."""
+def set_money(session: Session, provider: Provider, fields: ProviderFields, *, new: bool = False) -> None:
+    """How the provider pays, from the fields sent (only those), in the caller's transaction; its
+    account takes a new name with the provider. `new`: the provider was added in this transaction
+    (its account is made with it)."""
+    sent = fields.model_dump(exclude_unset=True)
+    if not new and not any(name in sent for name in MONEY_FIELDS):
+        rename_account(session, AccountKind.PROVIDER, provider.id, provider.name)
+        return
+    try:
+        limit = credit_limit_cents(sent["creditLimit"]) if "creditLimit" in sent else UNSET
+        change_terms(session, AccountKind.PROVIDER, provider.id, name=provider.name, new_owner=new,
+                     change=TermsChange(terms=sent.get("terms"), credit_limit_cents=limit, net_days=sent.get("netDays")))
+    except ServiceMatchError as exc:
+        raise ServiceMatchError(exc.error, status_code=422, fields={
+            MONEY_ERRORS.get(name, name): message for name, message in exc.fields.items()}) from None
+
+
+@dataclass(frozen=True)
+class ProviderAccounts:
+    """Each provider's two accounts: its portal sign-in ("invited": no password chosen yet, or
+    "active") and its ledger account (how it pays, its money)."""
+
+    portal: dict[str, str]
+    ledger: dict[str, LedgerAccount]
+
+
+def portal_accounts(session: Session) -> ProviderAccounts:
+    """Every provider's portal and ledger accounts, one query each."""
     rows = session.execute(select(ProviderAccount.provider_id, ProviderAccount.password_hash.is_not(None))).all()
-    return {provider_id: "active" if has_password else "invited" for provider_id, has_password in rows}
+    ledger = session.scalars(select(LedgerAccount).where(LedgerAccount.kind == AccountKind.PROVIDER))
+    return ProviderAccounts(portal={provider_id: "active" if has_password else "invited"
+                                    for provider_id, has_password in rows},
+                            ledger={account.owner_id: account for account in ledger})
 
 
 def provider_json(provider: Provider, *, today: dict[str, int], paused: set[str] = frozenset(),
-                  accounts: dict[str, str] | None = None) -> dict:
+                  accounts: ProviderAccounts | None = None) -> dict:
+    standing = standing_of(accounts.ledger.get(provider.id) if accounts else None)
     return {
         "id": provider.id, "name": provider.name, "email": provider.contact_email,
         "webhookUrl": provider.webhook_url, "hasWebhookSecret": bool(provider.webhook_secret),
@@ -161,10 +219,18 @@ def provider_json(provider: Provider, *, today: dict[str, int], paused: set[str]
         # The portal: review mode, who paused it, the licence and its check, the account.
         "mode": provider.mode, "pausedBy": provider.paused_by, "licenceNumber": provider.licence_number,
         "licenceState": provider.licence_state, "verified": provider.verified_at is not None,
-        "portalAccount": (accounts or {}).get(provider.id, "none"),
+        "portalAccount": accounts.portal.get(provider.id, "none") if accounts else "none",
         # What it pays: its own lead price (None: the service's list price), and its monthly credit cap.
         "leadPriceCents": provider.lead_price_cents, "creditCapPercent": provider.credit_cap_percent,
+        # How it pays, and its money.
+        "terms": standing.terms, "creditLimit": _dollars(standing.credit_limit_cents), "netDays": standing.net_days,
+        "balance": standing.balance_cents / 100, "available": _dollars(standing.available_cents),
+        "hold": standing.hold_reason, "heldSince": iso(standing.held_since),
     }
+
+
+def _dollars(cents: int | None) -> float | None:
+    return None if cents is None else cents / 100
 
 
 def test_send(provider: Provider, settings: Settings) -> list[dict]:

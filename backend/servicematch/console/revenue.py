@@ -1,15 +1,23 @@
-"""The dashboard's revenue: sales, and providers' charges less their credits, by the day their lead
-came in, by service, state, source and buyer (providers' money is one line, "Providers"), and
-earnings per lead (revenue over the range's leads).
+"""The dashboard's revenue: what the ledger's accounts were charged for the leads of a range, less
+what they got back for them, by the day the lead came in, by service, state, source and buyer
+(providers' money is one line, "Providers"), and earnings per lead (revenue over the range's leads).
 
-Counted days are read from revenue_daily (reporting/), the others from the sales themselves;
-console/dashboard.py adds the two parts. A sale belongs to its lead's day, so the dashboard's
-filters (the lead's vertical, service, state and source) apply to it as to the lead.
+The figures agree with the ledger to the cent: the revenue of a range is minus the sum of the
+revenue entries (console/money_kinds.py: charges, credits, returns, adjustments and reversals of
+them) of the range's leads, plus those of no lead (an operator's adjustment, or its reversal)
+made in the range, on their own day.
 
-Buyers' approved returns (buyer/returns.py) take their amount off on the sale's own day, its lead's,
-under the same buyer, service, state and source; the sale still counts as made. They are read from
-the returns themselves on every call, for every day of the range (the live part): the daily counts
-never hold them, so an approval needs no counted day reopened and is in the next answer.
+Two parts make it. The daily counts (reporting/rollup.py: revenue_rows) hold each lead's sales to
+buyers (one charge each) and providers' charges less credits: counted days are read from
+revenue_daily, the others from the same rows live; console/dashboard.py adds the two. The
+corrections made later, buyers' returns, reversals and adjustments (and any revenue entry of
+another cause), are read from the ledger itself on every call for the whole range, never from the
+daily counts: one is in the next answer whether its lead's day is counted or not, and no counted
+day is reopened. A correction of a lead counts on its lead's day, under its lead's service, state
+and source and its account's buyer (a sale returned or reversed still counts as a sale made); one
+of no lead counts on its own day under no service, state or source, so a filter on any of them
+leaves it out. A filter on the lead (vertical, service, state, source) applies to its money as to
+the lead, and a lead deleted by retention takes its money off the dashboard, not off the ledger.
 """
 
 from __future__ import annotations
@@ -18,15 +26,16 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 
-from sqlalchemy import func, literal, select
+from sqlalchemy import and_, case, func, literal, or_, select
 from sqlalchemy.orm import Session
 
-from servicematch.buyer.models import LeadReturn, ReturnStatus
 from servicematch.console.counted import CountedDays, on_days
-from servicematch.console.dashboard_filters import DashboardFilters
+from servicematch.console.dashboard_filters import DIMENSIONS, DashboardFilters
+from servicematch.console.money_kinds import REVENUE_KINDS, of_kinds
 from servicematch.console.paging import day_of
 from servicematch.console.shapes import Shape
 from servicematch.intake.models import Lead
+from servicematch.ledger.models import AccountKind, Cause, LedgerAccount, LedgerEntry
 from servicematch.reporting.models import PROVIDERS, RevenueDaily
 from servicematch.reporting.rollup import day_runs, in_runs, lead_dimensions, revenue_rows
 from servicematch.routing.models import Buyer
@@ -106,26 +115,42 @@ def counted_revenue(session: Session, filters: DashboardFilters, days: CountedDa
 def live_revenue(session: Session, filters: DashboardFilters, days: CountedDays) -> RevenueCounts:
     """The sales, and providers' charges less credits, of the leads of the range's other days (today,
     normally): the rows the daily counts keep (reporting/rollup.py: revenue_rows), by the lead's day;
-    less buyers' approved returns of the whole range."""
+    and the corrections of the whole range."""
     runs = day_runs(filters.start, filters.end, days.revenue)
     if not runs:
-        return returned_revenue(session, filters)
+        return corrected_revenue(session, filters)
     rows = revenue_rows(*filters.lead_conditions(), in_runs(Lead.created_at, runs),
                         by=(day_of(session, Lead.created_at).label("day"),))
     return _grouped(session, select(rows.c.day, rows.c.service, rows.c.state, rows.c.source, rows.c.buyer_id,
-                                    rows.c.sales, rows.c.cents)) + returned_revenue(session, filters)
+                                    rows.c.sales, rows.c.cents)) + corrected_revenue(session, filters)
 
 
-def returned_revenue(session: Session, filters: DashboardFilters) -> RevenueCounts:
-    """Buyers' approved returns of the range's leads as negative cents (no fewer sales), by the lead's
-    day and dimensions and the buyer. A return comes after its lead, so the index on (status,
-    created_at) skips those made before the range."""
+# The causes of the revenue entries the daily counts never hold: every cause but a sale's charge and
+# providers' money (reporting/rollup.py: sale_rows, PROVIDER_MONEY), and payments, which are cash.
+CORRECTIONS = (Cause.RETURN, Cause.ADJUSTMENT, Cause.ENTRY, Cause.INVOICE)
+
+
+def corrected_revenue(session: Session, filters: DashboardFilters) -> RevenueCounts:
+    """Returns, adjustments, reversals of revenue and any other revenue entry the daily counts do not
+    hold, as cents off (or on), no sales: those of the range's leads by the lead's day and
+    dimensions, those of no lead by their own day. A correction comes after its lead, so those
+    made before the range are skipped."""
     _vertical, service, state, source = lead_dimensions()
-    columns = (day_of(session, Lead.created_at), service, state, source, LeadReturn.buyer_id)
-    return _grouped(session, select(*columns, literal(0), -func.sum(LeadReturn.amount_cents))
-                    .join(Lead, Lead.id == LeadReturn.lead_id)
-                    .where(LeadReturn.status == ReturnStatus.APPROVED, LeadReturn.created_at >= filters.since,
-                           *filters.lead_conditions())
+    of_leads = and_(Lead.id.is_not(None), *filters.lead_conditions())
+    # An entry of no lead has no service, state or source: any filter on the lead leaves it out.
+    of_no_lead = and_(LedgerEntry.lead_id.is_(None), LedgerEntry.created_at < filters.until)
+    in_range = of_leads if any(getattr(filters, name) for name in DIMENSIONS) else or_(of_leads, of_no_lead)
+    buyer = case((LedgerAccount.kind == AccountKind.PROVIDER, literal(PROVIDERS)),
+                 else_=func.coalesce(Buyer.id, literal("")))  # "": a deleted buyer, as its sales
+    columns = (day_of(session, func.coalesce(Lead.created_at, LedgerEntry.created_at)),
+               *(func.coalesce(column, literal("")) for column in (service, state, source)), buyer)
+    return _grouped(session, select(*columns, literal(0), -func.sum(LedgerEntry.amount_cents))
+                    .select_from(LedgerEntry)
+                    .join(LedgerAccount, LedgerAccount.id == LedgerEntry.account_id)
+                    .outerjoin(Lead, Lead.id == LedgerEntry.lead_id)
+                    .outerjoin(Buyer, and_(LedgerAccount.kind == AccountKind.BUYER, Buyer.id == LedgerAccount.owner_id))
+                    .where(LedgerEntry.cause.in_(CORRECTIONS), LedgerEntry.created_at >= filters.since,
+                           of_kinds(REVENUE_KINDS), in_range)
                     .group_by(*columns))
 
 

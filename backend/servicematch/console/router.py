@@ -24,8 +24,11 @@ from servicematch.console.credits import router as credits_router
 from servicematch.console.dashboard import Dashboard, dashboard
 from servicematch.console.dashboard_filters import DashboardFilters
 from servicematch.console.export import export_rows
+from servicematch.console.invoices import router as invoices_router
 from servicematch.console.paging import DAY_SCHEMA, INT_CURSOR_PATTERN, MAX_LIMIT
+from servicematch.console.payments import router as payments_router
 from servicematch.console.reviews import router as reviews_router
+from servicematch.console.router_money import router as money_router
 from servicematch.console.router_session import router as session_router
 from servicematch.delivery import providers as directory
 from servicematch.delivery.schemas import ProviderUpdate
@@ -185,6 +188,7 @@ def _provider_change(db, caller, *, action: str, provider, detail: dict) -> dict
 def add_provider(fields: console_providers.ProviderFields, caller: AdminOnly, db: Db, catalog: CatalogDep) -> dict:
     provider = directory.add_provider(session=db, data=console_providers.create_values(fields),
                                       catalog=catalog)
+    console_providers.set_money(db, provider, fields, new=True)
     return _provider_change(db, caller, action=Action.PROVIDER_ADD, provider=provider,
                             detail={"name": provider.name})
 
@@ -196,6 +200,7 @@ def change_provider(provider_id: str, fields: console_providers.ProviderFields, 
     changes = console_providers.update_values(fields)
     provider = directory.update_provider(session=db, provider_id=provider_id[:36], changes=changes,
                                          catalog=catalog)
+    console_providers.set_money(db, provider, fields)
     return _provider_change(db, caller, action=Action.PROVIDER_CHANGE, provider=provider,
                             detail={"fields": sorted(fields.model_dump(exclude_unset=True))})
 
@@ -319,4 +324,7 @@ def install_console(app: FastAPI) -> None:
     app.include_router(reviews_router)
     app.include_router(buyer_people_router)
     app.include_router(buyer_returns_router)
+    app.include_router(money_router)
+    app.include_router(payments_router)
+    app.include_router(invoices_router)
     app.include_router(router)

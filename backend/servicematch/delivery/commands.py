@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import click
 from pydantic import ValidationError
+from sqlalchemy.orm import Session
 
 from servicematch.db.session import make_engine, make_session_factory
 from servicematch.delivery import providers as directory
 from servicematch.delivery.content import intake_payload_builder
 from servicematch.delivery.history import lead_history, render_history
+from servicematch.delivery.models import Provider
 from servicematch.delivery.schemas import ProviderCreate
 from servicematch.errors import ServiceMatchError
 from servicematch.outbound.signing import new_webhook_secret
@@ -44,16 +47,23 @@ def providers() -> None:
 @click.option("--webhook-url", help="Where a signed JSON copy of each lead is POSTed.")
 @click.option("--webhook-secret", help="Signs the webhook (whsec_..., or a secret of your own); share it "
               "with the provider. Generated when a webhook URL is given without one.")
-def add_provider(name, contact_email, services, states, zips, radius_miles, daily_cap, webhook_url,
-                 webhook_secret) -> None:
+def add_provider(**options) -> None:
     """Add a provider."""
+    add_provider_with(options)
+
+
+def add_provider_with(options: dict, *, then: Callable[[Session, Provider], str] | None = None) -> None:
+    """`providers add` with these options; `then` runs in its transaction once the provider is in
+    (the ledger's terms options set its account there: servicematch/ledger/terms_cli.py), and what
+    it answers is printed after the provider's id."""
     from servicematch.catalog.loader import load_catalog
 
     try:
         data = ProviderCreate(
-            name=name, contact_email=contact_email, services=_split(services), states=_split(states),
-            zips=_split(zips), radius_miles=radius_miles, daily_cap=daily_cap, webhook_url=webhook_url,
-            webhook_secret=webhook_secret,
+            name=options["name"], contact_email=options["contact_email"], services=_split(options["services"]),
+            states=_split(options["states"]), zips=_split(options["zips"]), radius_miles=options["radius_miles"],
+            daily_cap=options["daily_cap"], webhook_url=options["webhook_url"],
+            webhook_secret=options["webhook_secret"],
         )
     except ValidationError as exc:
         raise SafeClickException("; ".join(e["msg"] for e in exc.errors())) from exc
@@ -64,10 +74,16 @@ def add_provider(name, contact_email, services, states, zips, radius_miles, dail
         try:
             provider = directory.add_provider(session=session, data=data,
                                               catalog=load_catalog(get_settings().catalog_dir))
+            more = None
+            if then is not None:
+                session.flush()
+                more = then(session, provider)
         except ServiceMatchError as exc:
             raise SafeClickException(f"{exc.error} {exc.fields}") from exc
         session.commit()
         click.echo(safe_text(f"added provider {provider.id} ({provider.name})"))
+        if more:
+            click.echo(safe_text(more))
         if generated:
             click.echo(f"webhook signing secret (share it with the provider): {generated}")
 

@@ -80,7 +80,7 @@ def post(session: Session, account: LedgerAccount, *, kind: str, amount_cents: i
     try:
         with session.begin_nested():
             session.add(entry)
-            session.flush([entry])
+            session.flush()
     except IntegrityError:  # the same cause, posted a moment ago by another transaction
         return _posted(session, account.id, cause, cause_id, kind)
     # The database adds, so two postings at once never lose one another's amount.

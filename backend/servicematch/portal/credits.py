@@ -24,11 +24,13 @@ from servicematch.errors import NothingHere, ServiceMatchError
 from servicematch.inbound.validation import has_control_characters
 from servicematch.intake.models import Lead
 from servicematch.kernel.clock import as_utc
-from servicematch.portal.ledger import iso, month_start, next_month, write_credit
+from servicematch.ledger.models import Cause, EntryKind, LedgerEntry
+from servicematch.ledger.statements import month_start, next_month
+from servicematch.portal.ledger import iso, post_credit
 from servicematch.portal.models import CreditReason, CreditRequest, CreditStatus
 from servicematch.portal.places import LeadPlace, places_of
 from servicematch.privacy.contacts import keys_of_lead, leads_of
-from servicematch.routing.models import LedgerEntry, LedgerKind, OfferStatus, ProviderOffer
+from servicematch.routing.models import OfferStatus, ProviderOffer
 from servicematch.settings import Settings
 
 # Who decided a duplicate the records prove: nobody had to.
@@ -162,9 +164,10 @@ def bought_before(db: Session, settings: Settings, offer: ProviderOffer, lead: L
 
 def _charged(db: Session, offer: ProviderOffer) -> int:
     """What accepting the offer cost: its charge in the ledger (the offer's price, should there be none)."""
-    charge = db.scalar(select(LedgerEntry.amount_cents).where(LedgerEntry.offer_id == offer.id,
-                                                             LedgerEntry.kind == LedgerKind.CHARGE))
-    return charge if charge is not None else offer.price_cents
+    charge = db.scalar(select(LedgerEntry.amount_cents).where(LedgerEntry.cause == Cause.OFFER,
+                                                             LedgerEntry.cause_id == offer.id,
+                                                             LedgerEntry.kind == EntryKind.CHARGE))
+    return -charge if charge is not None else offer.price_cents
 
 
 def _check_offer(db: Session, settings: Settings, offer: ProviderOffer, now: datetime) -> None:
@@ -214,7 +217,7 @@ def decide(db: Session, row: CreditRequest, *, approve: bool, by: str, note: str
     row.status = CreditStatus.APPROVED if approve else CreditStatus.DENIED
     row.decided_at, row.decided_by, row.decision_note = now, by, note or None
     if approve:
-        write_credit(db, row, label=REASON_LABELS.get(row.reason, row.reason), now=now)
+        post_credit(db, row, label=REASON_LABELS.get(row.reason, row.reason), now=now)
     db.flush()
 
 

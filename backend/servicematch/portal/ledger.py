@@ -1,8 +1,10 @@
-"""A provider's money: the ledger's charges and credits, its balance, and the monthly statement.
+"""A provider's money in the portal: its account's entries as a monthly statement of what it owes.
 
-The balance owed is the sum of every entry (charges positive, credits negative). A month is a
-calendar month in UTC; its statement opens with the balance of everything before it, and closes
-with the opening balance plus the month's charges plus its credits (a negative sum).
+The ledger keeps each entry's effect on the provider's funds (a charge negative, a credit
+positive; ledger/models.py); the portal shows, as it always has, what the provider owes: the
+opposite. So a charge reads +45.00, a credit -52.00, and the balance is what is owed (negative
+once payments leave the provider in credit). A month is a calendar month in UTC; its statement
+opens with the balance of everything before it and closes with that plus the month's entries.
 """
 
 from __future__ import annotations
@@ -11,16 +13,21 @@ from collections.abc import Iterator
 from datetime import UTC, date, datetime
 
 from pydantic import BaseModel
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from servicematch.delivery.models import Provider
 from servicematch.errors import ServiceMatchError
 from servicematch.inbound import validation
 from servicematch.intake.models import Lead
 from servicematch.kernel.clock import as_utc
 from servicematch.kernel.csv_text import csv_line, dollars
+from servicematch.ledger.models import AccountKind, Cause, EntryKind, LedgerAccount, LedgerEntry
+from servicematch.ledger.money_in import money_came_in
+from servicematch.ledger.postings import accounts_of, post
+from servicematch.ledger.statements import month_start, month_statement, months_with_entries
+from servicematch.ledger.terms import open_account
 from servicematch.portal.models import CreditRequest
-from servicematch.routing.models import LedgerEntry, LedgerKind
 
 CSV_COLUMNS = ("date", "description", "kind", "amount", "running balance")
 
@@ -50,15 +57,6 @@ def iso(value: datetime | None) -> str | None:
     return value.isoformat(timespec="seconds").replace("+00:00", "Z") if value else None
 
 
-def month_start(moment: datetime) -> datetime:
-    moment = moment.astimezone(UTC)
-    return datetime(moment.year, moment.month, 1, tzinfo=UTC)
-
-
-def next_month(start: datetime) -> datetime:
-    return datetime(start.year + start.month // 12, start.month % 12 + 1, 1, tzinfo=UTC)
-
-
 def parse_month(text: str | None, now: datetime) -> datetime:
     """The first moment of "YYYY-MM" (this month when not given); a 422 naming `month` for anything
     else, a month before 2000 or after next year included (inbound/validation.py)."""
@@ -72,67 +70,67 @@ def parse_month(text: str | None, now: datetime) -> datetime:
     return datetime(first.year, first.month, 1, tzinfo=UTC)
 
 
-def _sum(db: Session, *conditions) -> int:
-    return int(db.scalar(select(func.coalesce(func.sum(LedgerEntry.amount_cents), 0)).where(*conditions)) or 0)
+def provider_account(db: Session, provider_id: str) -> LedgerAccount | None:
+    """The provider's account; None before its first entry (a provider made after the ledger came)."""
+    return accounts_of(db, AccountKind.PROVIDER, [provider_id]).get(provider_id)
 
 
 def balance(db: Session, provider_id: str) -> int:
-    """What the provider owes now, in cents."""
-    return _sum(db, LedgerEntry.provider_id == provider_id)
+    """What the provider owes now, in cents: its funds' opposite."""
+    account = provider_account(db, provider_id)
+    return -account.balance_cents if account is not None else 0
 
 
-def months_with_entries(db: Session, provider_id: str) -> list[str]:
-    """"YYYY-MM" of each month with an entry, newest first."""
-    moments = db.scalars(select(LedgerEntry.created_at).where(LedgerEntry.provider_id == provider_id))
-    return sorted({f"{as_utc(at):%Y-%m}" for at in moments}, reverse=True)
-
-
-def month_entries(db: Session, provider_id: str, start: datetime) -> list[LedgerEntry]:
-    """The month's entries, oldest first: the order of a statement's running balance."""
-    return list(db.scalars(select(LedgerEntry).where(
-        LedgerEntry.provider_id == provider_id, LedgerEntry.created_at >= start,
-        LedgerEntry.created_at < next_month(start)).order_by(LedgerEntry.created_at, LedgerEntry.id)))
+def _offer_ids(db: Session, entries: list[LedgerEntry]) -> dict[int, str | None]:
+    """Each entry's offer: a charge's own cause, a credit's through its request (one query)."""
+    requests = [entry.cause_id for entry in entries if entry.cause == Cause.CREDIT_REQUEST]
+    offer_of_request = dict(db.execute(select(CreditRequest.id, CreditRequest.offer_id).where(
+        CreditRequest.id.in_(requests))).all()) if requests else {}
+    return {entry.id: entry.cause_id if entry.cause == Cause.OFFER else offer_of_request.get(entry.cause_id)
+            for entry in entries}
 
 
 def statement(db: Session, provider_id: str, start: datetime) -> LedgerStatement:
-    entries = month_entries(db, provider_id, start)
-    opening = _sum(db, LedgerEntry.provider_id == provider_id, LedgerEntry.created_at < start)
-    charges = sum(e.amount_cents for e in entries if e.kind == LedgerKind.CHARGE)
-    credits = sum(e.amount_cents for e in entries if e.kind == LedgerKind.CREDIT)
+    account = provider_account(db, provider_id)
+    account_id = account.id if account is not None else None
+    month = month_statement(db, account_id, start)
+    offers = _offer_ids(db, month.entries)
     return LedgerStatement(
-        month=f"{start:%Y-%m}", months=months_with_entries(db, provider_id), openingBalanceCents=opening,
-        chargesCents=charges, creditsCents=credits,
-        closingBalanceCents=opening + sum(e.amount_cents for e in entries), balanceCents=balance(db, provider_id),
-        entries=[LedgerLine(id=e.id, kind=e.kind, amountCents=e.amount_cents, description=e.description,
-                            createdAt=iso(e.created_at), offerId=e.offer_id) for e in entries])
+        month=f"{start:%Y-%m}", months=months_with_entries(db, account_id), openingBalanceCents=-month.opening_cents,
+        chargesCents=-month.total(EntryKind.CHARGE), creditsCents=-month.total(EntryKind.CREDIT),
+        closingBalanceCents=-month.closing_cents, balanceCents=-account.balance_cents if account is not None else 0,
+        entries=[LedgerLine(id=str(e.id), kind=e.kind, amountCents=-e.amount_cents, description=e.description,
+                            createdAt=iso(e.created_at), offerId=offers[e.id]) for e in month.entries])
 
 
 def statement_csv(db: Session, provider_id: str, start: datetime) -> Iterator[str]:
-    """The month as CSV: the opening balance, then each entry with the balance after it, in dollars.
-
-    Descriptions hold the service and place, never the consumer ("Roofing lead, Austin TX 78701")."""
-    opening = _sum(db, LedgerEntry.provider_id == provider_id, LedgerEntry.created_at < start)
-    entries = month_entries(db, provider_id, start)
+    """The month as CSV: the opening balance, then each entry with the balance after it, in dollars
+    owed. Descriptions hold the service and place, never the consumer ("Roofing lead, Austin TX 78701")."""
+    account = provider_account(db, provider_id)
+    month = month_statement(db, account.id if account is not None else None, start)
     yield csv_line(list(CSV_COLUMNS))
-    yield csv_line([date(start.year, start.month, 1).isoformat(), "Opening balance", "", "", dollars(opening)])
-    running = opening
-    for entry in entries:
-        running += entry.amount_cents
+    yield csv_line([date(start.year, start.month, 1).isoformat(), "Opening balance", "", "",
+                    dollars(-month.opening_cents)])
+    owed = -month.opening_cents
+    for entry in month.entries:
+        owed -= entry.amount_cents
         yield csv_line([f"{as_utc(entry.created_at):%Y-%m-%d}", entry.description, entry.kind,
-                        dollars(entry.amount_cents), dollars(running)])
+                        dollars(-entry.amount_cents), dollars(owed)])
 
 
-def write_credit(db: Session, row: CreditRequest, *, label: str, now: datetime) -> LedgerEntry:
-    """The approved request's credit: minus its amount, with the lead's service and state for the
-    revenue reports (kept, like the charge, when the lead is erased)."""
-    charge = db.scalar(select(LedgerEntry).where(LedgerEntry.offer_id == row.offer_id,
-                                                 LedgerEntry.kind == LedgerKind.CHARGE)) if row.offer_id else None
+def post_credit(db: Session, row: CreditRequest, *, label: str, now: datetime) -> LedgerEntry:
+    """The approved request's credit: its amount back to the provider's account, with the lead's
+    service and state for the revenue reports (kept, like the charge, when the lead is erased)."""
+    charge = db.scalar(select(LedgerEntry).where(LedgerEntry.cause == Cause.OFFER, LedgerEntry.cause_id == row.offer_id,
+                                                 LedgerEntry.kind == EntryKind.CHARGE)) if row.offer_id else None
     lead = db.get(Lead, row.lead_id) if row.lead_id else None
-    entry = LedgerEntry(
-        provider_id=row.provider_id, kind=LedgerKind.CREDIT, amount_cents=-row.amount_cents, lead_id=row.lead_id,
-        offer_id=row.offer_id, credit_request_id=row.id, description=f"Credit: {label.lower()}",
-        vertical=charge.vertical if charge else (lead.vertical if lead else None),
-        service=charge.service if charge else (lead.service if lead else None),
-        state=charge.state if charge else (lead.state if lead else None), created_at=now)
-    db.add(entry)
+    source = charge or lead
+    provider = db.get(Provider, row.provider_id)
+    account = open_account(db, AccountKind.PROVIDER, row.provider_id, name=provider.name if provider else "",
+                           now=now)
+    entry = post(db, account, kind=EntryKind.CREDIT, amount_cents=row.amount_cents, cause=Cause.CREDIT_REQUEST,
+                 cause_id=row.id, lead_id=row.lead_id, description=f"Credit: {label.lower()}",
+                 vertical=source.vertical if source else None, service=source.service if source else None,
+                 state=source.state if source else None, created_by=row.decided_by or "system", now=now)
+    money_came_in(db, account, now)
     return entry

@@ -35,11 +35,14 @@ from servicematch.portal import accounts, mail, profile
 from servicematch.portal.auth import OwnProvider, SignedInProvider, request_ip
 from servicematch.portal.models import ProviderAccount
 from servicematch.portal.router_events import router as events_router
+from servicematch.portal.router_funds import router as funds_router
+from servicematch.portal.router_invoices import router as invoices_router
 from servicematch.portal.router_join import PartnerMessage
 from servicematch.portal.router_join import router as join_router
 from servicematch.portal.router_money import router as money_router
 from servicematch.portal.router_offers import router as offers_router
 from servicematch.portal.router_reviews import install_reviews
+from servicematch.portal.router_standing import router as standing_router
 from servicematch.portal.sessions import API_PREFIX, PORTAL, PORTAL_DEVICE, SIGNIN_SURFACE
 from servicematch.settings import Settings
 
@@ -286,6 +289,8 @@ def disable_totp(body: PortalPasswordCheck, caller: SignedInProvider, db: Sessio
 
 
 router.include_router(money_router)
+router.include_router(funds_router)
+router.include_router(invoices_router)
 
 
 def install_portal(app: FastAPI) -> None:
@@ -302,3 +307,4 @@ def install_portal(app: FastAPI) -> None:
     app.include_router(offers_router)
     install_reviews(app, store)  # the consumer's review link, and the provider's reviews
     app.include_router(events_router)
+    app.include_router(standing_router)

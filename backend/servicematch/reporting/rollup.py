@@ -31,6 +31,7 @@ from servicematch.delivery.outbox import retry_delivery
 from servicematch.events.rollup import day_start
 from servicematch.intake.models import Lead
 from servicematch.kernel.clock import as_utc, utcnow
+from servicematch.ledger.models import Cause, EntryKind, LedgerEntry
 from servicematch.privacy.holds import NotSentAgain, why_not_send_again
 from servicematch.privacy.notices import LEAD
 from servicematch.reporting.latency import bucket_of
@@ -45,7 +46,7 @@ from servicematch.reporting.models import (
     RevenueDaily,
     reopen_delivery_day,
 )
-from servicematch.routing.models import LedgerEntry, LedgerKind, Sale
+from servicematch.routing.models import Sale
 
 log = logging.getLogger("servicematch.reporting")
 
@@ -136,13 +137,19 @@ def sale_rows(*conditions, by=()):
             .join(Lead, Lead.id == Sale.lead_id).where(*conditions).group_by(*dimensions, *by))
 
 
+# The ledger's entries that are providers' revenue: accepted offers' charges and approved credits.
+PROVIDER_MONEY = (Cause.OFFER, Cause.CREDIT_REQUEST)
+
+
 def provider_money_rows(*conditions, by=()):
     """The same of providers' money, under the one buyer key PROVIDERS: each accepted lead's charge
-    is a sale, and an approved credit takes its amount off (counted with the lead, like a sale)."""
+    is a sale, and an approved credit takes its amount off (counted with the lead, like a sale).
+    The ledger keeps a charge negative (it takes from the provider's funds): revenue is its opposite."""
     dimensions = lead_dimensions()
-    charges = func.sum(case((LedgerEntry.kind == LedgerKind.CHARGE, 1), else_=0))
-    return (select(*_labelled(*dimensions, literal(PROVIDERS), charges, func.sum(LedgerEntry.amount_cents)), *by)
-            .join(Lead, Lead.id == LedgerEntry.lead_id).where(*conditions).group_by(*dimensions, *by))
+    charges = func.sum(case((LedgerEntry.kind == EntryKind.CHARGE, 1), else_=0))
+    return (select(*_labelled(*dimensions, literal(PROVIDERS), charges, -func.sum(LedgerEntry.amount_cents)), *by)
+            .join(Lead, Lead.id == LedgerEntry.lead_id).where(LedgerEntry.cause.in_(PROVIDER_MONEY), *conditions)
+            .group_by(*dimensions, *by))
 
 
 def revenue_rows(*conditions, by=()):

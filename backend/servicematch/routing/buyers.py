@@ -3,7 +3,8 @@
 An operator sets every term (CLI or console); a buyer's own people change some of them in the
 buyer portal (servicematch/buyer/settings.py), through the same checks, except those the operator
 locked. Either side's pause keeps a buyer out of every auction: the operator's `active` switch and
-the buyer's own `paused_at`.
+the buyer's own `paused_at`. How a buyer pays (prepaid, or credit with a limit and net days) is its
+ledger account's (ledger/terms.py): made with the buyer, in the same transaction.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from servicematch.errors import NotFound, ServiceMatchError
 from servicematch.intake.models import Lead
 from servicematch.kernel.clock import utcnow
 from servicematch.kernel.ids import new_id
+from servicematch.ledger.models import AccountKind
+from servicematch.ledger.terms import TermsChange, change_terms, check_change, rename_account
 from servicematch.outbound.signing import new_webhook_secret, secret_problem
 from servicematch.routing.hours import HoursError, open_now, parse_hours
 from servicematch.routing.matching import offers_service
@@ -150,8 +153,11 @@ TERM_COLUMNS = ("post_url", "ping_url", "price_cents", "services", "states", "zi
                 "locked_fields")
 
 
-def add_buyer(session: Session, terms: BuyerTerms, *, allow_private: bool) -> Buyer:
+def add_buyer(session: Session, terms: BuyerTerms, *, allow_private: bool,
+              money: TermsChange | None = None) -> Buyer:
+    """The buyer, and its ledger account on a new account's terms (prepaid) with `money` laid over."""
     terms = check_terms(terms, allow_private=allow_private)
+    money = check_change(money or TermsChange(), None)
     now = utcnow()
     values = {name: getattr(terms, name) for name in TERM_COLUMNS}
     if values["max_return_percent"] is None:
@@ -160,10 +166,13 @@ def add_buyer(session: Session, terms: BuyerTerms, *, allow_private: bool) -> Bu
     buyer = Buyer(id=new_id(), name=terms.name.strip(), secret=terms.secret or new_webhook_secret(), active=True,
                   created_at=now, updated_at=now, **values)
     session.add(buyer)
+    change_terms(session, AccountKind.BUYER, buyer.id, money, name=buyer.name, now=now, new_owner=True)
     return buyer
 
 
-def update_buyer(session: Session, buyer_id: str, terms: BuyerTerms, *, allow_private: bool) -> Buyer:
+def update_buyer(session: Session, buyer_id: str, terms: BuyerTerms, *, allow_private: bool,
+                 money: TermsChange | None = None) -> Buyer:
+    """The buyer's terms replaced by `terms`; its account's terms changed by `money` (what it gives)."""
     buyer = get_buyer(session, buyer_id)
     terms = check_terms(terms, allow_private=allow_private)
     for name in TERM_COLUMNS:
@@ -174,6 +183,10 @@ def update_buyer(session: Session, buyer_id: str, terms: BuyerTerms, *, allow_pr
         # and the end of any overlap the buyer's own rotation had started.
         buyer.secret, buyer.previous_secret, buyer.previous_secret_until = terms.secret, None, None
     buyer.updated_at = utcnow()
+    if money is not None and not money.empty:
+        change_terms(session, AccountKind.BUYER, buyer.id, money, name=buyer.name, now=buyer.updated_at)
+    else:
+        rename_account(session, AccountKind.BUYER, buyer.id, buyer.name)
     return buyer
 
 
@@ -182,6 +195,24 @@ def get_buyer(session: Session, buyer_id: str) -> Buyer:
     if buyer is None:
         raise NotFound(f"No buyer with id {buyer_id}.")
     return buyer
+
+
+def find_buyer(session: Session, name_or_id: str) -> Buyer:
+    """The buyer with this id, or else the one buyer with exactly this name (any case); a clear
+    error when there is none, or when several share the name."""
+    wanted = (name_or_id or "").strip()
+    buyer = session.get(Buyer, wanted) if 0 < len(wanted) <= 36 else None
+    if buyer is not None:
+        return buyer
+    found = list(session.scalars(select(Buyer).where(func.lower(Buyer.name) == wanted.lower())
+                                 .order_by(Buyer.created_at, Buyer.id)))
+    if not found:
+        raise NotFound(f"No buyer is named {wanted!r} or has that id: see `servicematch buyers list`.")
+    if len(found) > 1:
+        ids = ", ".join(buyer.id for buyer in found)
+        raise ServiceMatchError(f"{len(found)} buyers are named {wanted!r}: give one's id instead ({ids}).",
+                                status_code=409)
+    return found[0]
 
 
 def set_active(session: Session, buyer_id: str, active: bool) -> Buyer:

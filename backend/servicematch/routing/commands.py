@@ -1,4 +1,5 @@
-"""Operator commands: `buyers add|list|pause|resume`."""
+"""Operator commands: `buyers add|update|list|pause|resume`, with how each buyer pays (its ledger
+account's terms: ledger/terms_cli.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ import click
 
 from servicematch.db.session import make_engine, make_session_factory
 from servicematch.errors import ServiceMatchError
+from servicematch.ledger.models import AccountKind, LedgerAccount
+from servicematch.ledger.postings import accounts_of
+from servicematch.ledger.terms_cli import account_json, account_line, terms_change, terms_options
 from servicematch.routing import buyers as directory
 from servicematch.routing.models import Buyer
 from servicematch.settings import get_settings
@@ -31,6 +35,7 @@ def buyers() -> None:
     """Lead buyers: who bids for leads (ping URL) or buys them at a fixed price."""
 
 
+@terms_options
 @buyers.command("add")
 @click.option("--name", required=True)
 @click.option("--post-url", required=True, help="Where the full lead is POSTed when the buyer wins it.")
@@ -45,9 +50,10 @@ def buyers() -> None:
 @click.option("--hours", help='When it buys, e.g. "Mon-Fri 08:00-18:00 America/New_York"; always when omitted.')
 @click.option("--secret", help="Standard Webhooks signing secret (whsec_...); generated when omitted.")
 def add_buyer(name, post_url, ping_url, price, services, states, zips, exclusive, daily_cap, monthly_budget,
-              hours, secret) -> None:
-    """Add a buyer; prints its id and its signing secret."""
+              hours, secret, terms, credit_limit, net_days) -> None:
+    """Add a buyer; prints its id, its signing secret and how it pays (prepaid unless --terms credit)."""
     settings = get_settings()
+    money = terms_change(terms, credit_limit, net_days)
     try:
         terms = directory.BuyerTerms(
             name=name, post_url=post_url, ping_url=ping_url, price_cents=directory.to_cents(price, field="price"),
@@ -55,21 +61,96 @@ def add_buyer(name, post_url, ping_url, price, services, states, zips, exclusive
             daily_cap=daily_cap, monthly_budget_cents=directory.to_cents(monthly_budget, field="monthly_budget"),
             hours=hours, secret=secret)
         with _session_factory()() as session:
-            buyer = directory.add_buyer(session, terms, allow_private=settings.private_webhooks_allowed)
+            buyer = directory.add_buyer(session, terms, allow_private=settings.private_webhooks_allowed, money=money)
             session.commit()
             click.echo(f"buyer {buyer.id}")
             click.echo(f"secret {buyer.secret}")
+            click.echo(account_line(_account(session, buyer.id)))
     except ServiceMatchError as exc:
         raise SafeClickException(exc.error) from exc
 
 
-def _public(buyer: Buyer) -> dict:
+def _account(session, buyer_id: str) -> LedgerAccount | None:
+    return accounts_of(session, AccountKind.BUYER, [buyer_id]).get(buyer_id)
+
+
+_KEEP = object()
+
+
+def _given(value: str | None, parse=str, *, cleared=None):
+    """An option of `update`: left out (kept), cleared ('none' or ''), or parsed."""
+    if value is None:
+        return _KEEP
+    if value.strip().lower() in ("", "none"):
+        return cleared
+    return parse(value)
+
+
+@terms_options
+@buyers.command("update")
+@click.argument("name_or_id")
+@click.option("--name", help="A new name.")
+@click.option("--post-url")
+@click.option("--ping-url", help="'none' makes it a fixed-price buyer (give --price too).")
+@click.option("--price", help="Fixed price in dollars; 'none' to drop it (a ping buyer).")
+@click.option("--services", help="Service slugs, comma-separated; 'none' for all.")
+@click.option("--states", help="Two-letter states, comma-separated; 'none' for all.")
+@click.option("--zips", help="5-digit ZIPs, comma-separated; 'none' for all.")
+@click.option("--exclusive/--shared", default=None)
+@click.option("--daily-cap", help="Most leads a day (UTC); 'none' for no cap.")
+@click.option("--monthly-budget", help="Most dollars a calendar month; 'none' for no budget.")
+@click.option("--hours", help="When it buys; 'none' for always.")
+@click.option("--secret", help="A new signing secret (whsec_...); the old one stops at once.")
+def update_buyer(name_or_id, name, post_url, ping_url, price, services, states, zips, exclusive, daily_cap,
+                 monthly_budget, hours, secret, terms, credit_limit, net_days) -> None:
+    """Change a buyer (by id, or by its name); only the options given change."""
+    settings = get_settings()
+    money = terms_change(terms, credit_limit, net_days)
+    try:
+        with _session_factory()() as session:
+            buyer = directory.find_buyer(session, name_or_id)
+            current = directory.terms_of(buyer)
+            changes = {
+                "name": _given(name), "post_url": _given(post_url), "ping_url": _given(ping_url),
+                "price_cents": _given(price, lambda v: directory.to_cents(v, field="price")),
+                "services": _given(services, _split, cleared=[]), "states": _given(states, _split, cleared=[]),
+                "zips": _given(zips, _split, cleared=[]), "daily_cap": _given(daily_cap, lambda v: _whole(v, "daily-cap")),
+                "monthly_budget_cents": _given(monthly_budget, lambda v: directory.to_cents(v, field="monthly_budget")),
+                "hours": _given(hours)}
+            for field, value in changes.items():
+                if value is not _KEEP:
+                    setattr(current, field, value)
+            if exclusive is not None:
+                current.exclusive = exclusive
+            # A name or post URL cleared is refused by check_terms, by name, as an empty one.
+            current.name, current.post_url = current.name or "", current.post_url or ""
+            current.secret = secret or None
+            buyer = directory.update_buyer(session, buyer.id, current, allow_private=settings.private_webhooks_allowed,
+                                           money=money)
+            session.commit()
+            click.echo(safe_text(f"buyer {buyer.id} ({buyer.name}) updated"))
+            click.echo(account_line(_account(session, buyer.id)))
+    except ServiceMatchError as exc:
+        raise SafeClickException(exc.error) from exc
+
+
+def _whole(value: str, field: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise ServiceMatchError(f"{field} must be a whole number, or none") from None
+    if not 0 <= number <= 1_000_000:
+        raise ServiceMatchError(f"{field} must be 0 to 1,000,000, or none")
+    return number
+
+
+def _public(buyer: Buyer, account: LedgerAccount | None) -> dict:
     return {"id": buyer.id, "name": buyer.name, "active": buyer.active, "postUrl": buyer.post_url,
             "pingUrl": buyer.ping_url, "price": None if buyer.price_cents is None else buyer.price_cents / 100,
             "services": buyer.services, "states": buyer.states, "zips": buyer.zips,
             "exclusive": buyer.exclusive, "dailyCap": buyer.daily_cap,
             "monthlyBudget": None if buyer.monthly_budget_cents is None else buyer.monthly_budget_cents / 100,
-            "hours": buyer.hours}
+            "hours": buyer.hours, **account_json(account)}
 
 
 @buyers.command("list")
@@ -77,7 +158,10 @@ def _public(buyer: Buyer) -> dict:
 def list_buyers(as_json: bool) -> None:
     """Every buyer, active and paused (never their secrets)."""
     with _session_factory()() as session:
-        found = [_public(buyer) for buyer in directory.list_buyers(session)]
+        listed = directory.list_buyers(session)
+        accounts = accounts_of(session, AccountKind.BUYER, [buyer.id for buyer in listed])
+        found = [_public(buyer, accounts.get(buyer.id)) for buyer in listed]
+        lines = {buyer.id: account_line(accounts.get(buyer.id)) for buyer in listed}
     if as_json:
         click.echo(json.dumps(found, indent=2))
         return
@@ -86,7 +170,8 @@ def list_buyers(as_json: bool) -> None:
     for buyer in found:
         how = "ping " + buyer["pingUrl"] if buyer["pingUrl"] else "fixed " + _dollars(round(buyer["price"] * 100))
         click.echo(safe_text(f"{buyer['id']}  {'active' if buyer['active'] else 'paused'}  "
-                             f"{'exclusive' if buyer['exclusive'] else 'shared'}  {buyer['name']}  ({how})"))
+                             f"{'exclusive' if buyer['exclusive'] else 'shared'}  {buyer['name']}  ({how})  "
+                             f"{lines[buyer['id']]}"))
 
 
 def _set_active(buyer_id: str, active: bool) -> None:

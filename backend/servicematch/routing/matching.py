@@ -1,4 +1,5 @@
-"""Pick up to three providers for a lead: its service, its area, its hours, under their cap, fairly."""
+"""Pick up to three providers for a lead: its service, its area, its hours, under their cap, able to
+pay for it, fairly."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 
 import zipcodes
-from sqlalchemy import func, select, union
+from sqlalchemy import case, func, or_, select, union
 from sqlalchemy.orm import Session
 
 from servicematch.catalog.partners import listed, names_on_version, not_listed_reason
@@ -15,14 +16,18 @@ from servicematch.delivery.models import Delivery, Provider
 from servicematch.intake.models import Lead
 from servicematch.kernel.clock import as_utc, utcnow
 from servicematch.kernel.ids import new_id
-from servicematch.routing.hours import open_now
-from servicematch.routing.models import (
-    AuctionStep,
+from servicematch.ledger import holds
+from servicematch.ledger.models import (
+    AccountKind,
+    EntryKind,
+    HoldReason,
+    LedgerAccount,
     LedgerEntry,
-    LedgerKind,
-    ProviderOffer,
-    StepKind,
+    Terms,
 )
+from servicematch.ledger.terms import can_take, dollars, hold_reason_for, open_account
+from servicematch.routing.hours import open_now
+from servicematch.routing.models import AuctionStep, OfferStatus, ProviderOffer, StepKind
 from servicematch.routing.pricing import lead_price_cents
 
 MAX_PROVIDERS_PER_LEAD = 3
@@ -118,15 +123,17 @@ def week_start(now: datetime) -> datetime:
 
 
 def charged_this_week(*, session: Session, provider_ids: list[str], now: datetime) -> dict[str, int]:
-    """Each provider's charges since Monday 00:00 UTC, in cents (credits do not refill the budget)."""
+    """Each provider's charges since Monday 00:00 UTC, in cents, as a positive sum (the ledger
+    keeps them negative); credits and payments do not refill the budget."""
     if not provider_ids:
         return {}
     rows = session.execute(
-        select(LedgerEntry.provider_id, func.sum(LedgerEntry.amount_cents))
-        .where(LedgerEntry.provider_id.in_(provider_ids), LedgerEntry.kind == LedgerKind.CHARGE,
-               LedgerEntry.created_at >= week_start(now))
-        .group_by(LedgerEntry.provider_id)).all()
-    return {provider_id: int(total or 0) for provider_id, total in rows}
+        select(LedgerAccount.owner_id, func.sum(LedgerEntry.amount_cents))
+        .join(LedgerEntry, LedgerEntry.account_id == LedgerAccount.id)
+        .where(LedgerAccount.kind == AccountKind.PROVIDER, LedgerAccount.owner_id.in_(provider_ids),
+               LedgerEntry.kind == EntryKind.CHARGE, LedgerEntry.created_at >= week_start(now))
+        .group_by(LedgerAccount.owner_id)).all()
+    return {provider_id: -int(total or 0) for provider_id, total in rows}
 
 
 def within_weekly_budget(provider: Provider, charged: int, price_cents: int) -> bool:
@@ -154,11 +161,12 @@ def match_providers(
     lead: Lead | None = None,
 ) -> list[Provider]:
     """The active providers for this lead, within their hours, under their daily cap and their
-    weekly budget (this lead's shared price included), least recently matched first; `exclude`
-    names providers the lead went or was offered to already.
+    weekly budget (this lead's shared price included), able to pay that price, least recently
+    matched first; `exclude` names providers the lead went or was offered to already.
 
     With the `lead` (routing always passes it), a provider not on the marketing-partners list its
-    consumer saw is left out, and the skip is written to the lead's auction steps."""
+    consumer saw, or one that cannot pay, is left out, and the skip is written to the lead's
+    auction steps."""
     active = _active_providers(session)
     candidates = [
         provider for provider in active
@@ -183,7 +191,76 @@ def match_providers(
     # Never-matched providers first, then the one waiting longest; creation order breaks ties.
     under_cap.sort(key=lambda p: (p.last_matched_at is not None, as_utc(p.last_matched_at) or now,
                                   as_utc(p.created_at) or now, p.id))
-    return under_cap[:limit]
+    return _able_to_pay(session, under_cap, limit, lead=lead, vertical=vertical, service=service, now=now)
+
+
+def provider_accounts(session: Session, provider_ids: list[str], now: datetime) -> tuple[dict[str, LedgerAccount],
+                                                                                      dict[str, int]]:
+    """The providers' accounts, and for those with a limit (prepaid, or credit with a limit) the
+    cents of their open offers, in one query. An open offer may be accepted at any moment: counted
+    as bound, it keeps a provider from being offered more leads than it can pay for, each holding a
+    seat another provider could use. Offers past their time no longer count (they cannot be accepted)."""
+    if not provider_ids:
+        return {}, {}
+    open_offers = (select(func.coalesce(func.sum(ProviderOffer.price_cents), 0))
+                   .where(ProviderOffer.provider_id == LedgerAccount.owner_id,
+                          ProviderOffer.status == OfferStatus.OPEN, ProviderOffer.expires_at > now)
+                   .scalar_subquery())
+    limited = or_(LedgerAccount.terms == Terms.PREPAID, LedgerAccount.credit_limit_cents.is_not(None))
+    accounts: dict[str, LedgerAccount] = {}
+    committed: dict[str, int] = {}
+    for account, cents in session.execute(
+            select(LedgerAccount, case((limited, open_offers), else_=0))
+            .where(LedgerAccount.kind == AccountKind.PROVIDER, LedgerAccount.owner_id.in_(provider_ids))):
+        accounts[account.owner_id] = account
+        if cents:
+            committed[account.owner_id] = int(cents)
+    # Offers of this transaction not written yet (under no_autoflush) are bound as well.
+    for row in session.new:
+        if (isinstance(row, ProviderOffer) and row.status == OfferStatus.OPEN and row.price_cents
+                and (account := accounts.get(row.provider_id)) is not None and _limited(account)):
+            committed[row.provider_id] = committed.get(row.provider_id, 0) + row.price_cents
+    return accounts, committed
+
+
+def _limited(account: LedgerAccount) -> bool:
+    return account.terms == Terms.PREPAID or account.credit_limit_cents is not None
+
+
+def _able_to_pay(session: Session, providers: list[Provider], limit: int, *, lead: Lead | None, vertical: str,
+                 service: str, now: datetime) -> list[Provider]:
+    """The first `limit` of the providers (in pick order) that can pay the lead's shared price (a
+    do-not-sell lead is free), their accounts read in one query. Each one passed over before them
+    gets a "pass" step saying why and is held, so it is told; one held for funds that can pay again
+    is released. A provider whose balance covers the price but whose open offers bind it is passed
+    over without a hold: it is waiting on its own answers, not short of money."""
+    if limit <= 0 or not providers:
+        return []
+    accounts, committed = provider_accounts(session, [provider.id for provider in providers], now)
+    picked: list[Provider] = []
+    passed: list[str] = []
+    for provider in providers:
+        if len(picked) == limit:
+            break
+        price = 0 if lead is not None and lead.do_not_sell else lead_price_cents(provider, vertical, service, False)
+        account, bound = accounts.get(provider.id), committed.get(provider.id, 0)
+        refusal = can_take(account, price, committed_cents=bound)
+        if refusal is None:
+            if account is not None and account.hold_reason == HoldReason.FUNDS:
+                holds.release(session, account, now)
+            picked.append(provider)
+            continue
+        short = can_take(account, price)
+        if short is not None:
+            if account is None:
+                account = open_account(session, AccountKind.PROVIDER, provider.id, name=provider.name, now=now)
+            holds.hold(session, account, hold_reason_for(short), now)
+        else:  # short only of what its open offers bind (an overdue hold refuses either way)
+            refusal = f"{refusal} (its open offers hold {dollars(bound)})"
+        passed.append(f"Provider {provider.name}: {refusal}")
+    if lead is not None:
+        _note_passes(session, lead, passed, now)
+    return picked
 
 
 def _on_lead_list(session: Session, lead: Lead, candidates: list[Provider], now: datetime) -> list[Provider]:
@@ -193,14 +270,21 @@ def _on_lead_list(session: Session, lead: Lead, candidates: list[Provider], now:
     if not unlisted:
         return candidates
     reason = not_listed_reason(lead.consent.partner_list_version if lead.consent else None)
+    _note_passes(session, lead, [f"Provider {provider.name}: {reason}" for provider in unlisted], now)
+    skipped = {provider.id for provider in unlisted}
+    return [provider for provider in candidates if provider.id not in skipped]
+
+
+def _note_passes(session: Session, lead: Lead, details: list[str], now: datetime) -> None:
+    """A "pass" step (no buyer) for each provider passed over; one already written with the same
+    words (the lead offered on again) is not written twice."""
+    if not details:
+        return
     recorded = set(session.scalars(select(AuctionStep.detail).where(
         AuctionStep.lead_id == lead.id, AuctionStep.kind == StepKind.PASS, AuctionStep.buyer_id.is_(None))))
     at_ms = max(0, int((as_utc(now) - as_utc(lead.created_at)).total_seconds() * 1000)) if lead.created_at else 0
-    for provider in unlisted:
-        detail = f"Provider {provider.name}: {reason}"
+    for detail in details:
         if detail not in recorded:
             recorded.add(detail)
             session.add(AuctionStep(id=new_id(), lead_id=lead.id, buyer_id=None, kind=StepKind.PASS, detail=detail,
                                     at_ms=at_ms, created_at=utcnow()))
-    skipped = {provider.id for provider in unlisted}
-    return [provider for provider in candidates if provider.id not in skipped]

@@ -1,7 +1,8 @@
 """Offers: a lead for a provider in review mode, without the consumer's contact details, to accept
 (charged to its ledger, the details shown in the portal) or decline (free). Providers with
 auto-accept on, and direct providers (sent the lead in full), are charged at once: their offer is
-recorded accepted as routing makes it.
+recorded accepted as routing makes it. Only a provider that can pay is offered a lead (matching.py
+passes over the others and holds them), and an accept it cannot pay is refused.
 
 A lead's details never reach more than MAX_COMPANIES companies: buyers holding it, providers sent
 it in full, and providers holding an open or accepted offer all take a seat. A declined, expired
@@ -29,6 +30,16 @@ from servicematch.intake.models import Lead
 from servicematch.kernel import wakeup
 from servicematch.kernel.clock import as_utc
 from servicematch.kernel.ids import new_id
+from servicematch.ledger.models import (
+    AccountKind,
+    Cause,
+    EntryKind,
+    LedgerAccount,
+    LedgerEntry,
+    Terms,
+)
+from servicematch.ledger.postings import available_cents, post
+from servicematch.ledger.terms import OVERDUE_REFUSAL, can_take, dollars, open_account
 from servicematch.privacy.holds import withdrawal_reason
 from servicematch.privacy.models import LeadErasure, LeadRevocation
 from servicematch.privacy.wiring import enqueue_acceptance_email
@@ -36,10 +47,11 @@ from servicematch.routing.auction import MAX_COMPANIES
 from servicematch.routing.matching import (
     charged_this_week,
     match_providers,
+    provider_accounts,
     within_weekly_budget,
     zip_city,
 )
-from servicematch.routing.models import Auction, LedgerEntry, LedgerKind, OfferStatus, ProviderOffer
+from servicematch.routing.models import Auction, OfferStatus, ProviderOffer
 from servicematch.routing.offer_notice import (
     enqueue_offer_notice,
     service_name,
@@ -60,6 +72,7 @@ NO_LONGER_OPEN = {
     OfferStatus.WITHDRAWN: "This offer was withdrawn: the customer cancelled the request.",
 }
 OVER_BUDGET = "Accepting this lead would pass your weekly budget; raise the budget in your profile to accept it."
+OVERDUE_ACCEPT = "Your account is paused: an invoice is past due. Pay it on the Money page to accept leads."
 
 
 class OfferNotOpen(ServiceMatchError):
@@ -102,12 +115,13 @@ def buyers_holding_seats(session: Session, lead_id: str) -> int:
 def route_matched(*, session: Session, lead: Lead, providers: list[Provider], settings: Settings, now: datetime,
                   exclusive_allowed: bool) -> None:
     """The lead's first providers: an exclusive offer to the first alone when no buyer holds the
-    lead and it opted in (and its budget allows the exclusive price), else each in turn."""
+    lead and it opted in (and its budget and its money allow the exclusive price), else each in turn
+    (matching found each able to pay the shared price)."""
     first = providers[0] if providers else None
     if exclusive_allowed and first is not None and first.mode == ProviderMode.REVIEW and first.exclusive_leads:
         price = lead_price_cents(first, lead.vertical, lead.service, True)
         charged = charged_this_week(session=session, provider_ids=[first.id], now=now).get(first.id, 0)
-        if within_weekly_budget(first, charged, price):
+        if within_weekly_budget(first, charged, price) and _can_pay_exclusive(session, lead, first, price, now):
             route_providers(session=session, lead=lead, providers=[first], settings=settings, now=now,
                             exclusive=True)
             return
@@ -128,6 +142,14 @@ def route_providers(*, session: Session, lead: Lead, providers: list[Provider], 
             _make_offer(session, lead, provider, settings, now, exclusive=exclusive)
     for position, provider in enumerate(providers):
         provider.last_matched_at = now + timedelta(microseconds=position)
+
+
+def _can_pay_exclusive(session: Session, lead: Lead, provider: Provider, price_cents: int, now: datetime) -> bool:
+    """Whether the provider can pay the exclusive price (its open offers bound, as matching binds
+    them). Not a reason to hold it: it can pay the shared price, and is offered the lead at that."""
+    accounts, committed = provider_accounts(session, [provider.id], now)
+    return can_take(accounts.get(provider.id), 0 if lead.do_not_sell else price_cents,
+                    committed_cents=committed.get(provider.id, 0)) is None
 
 
 def chargeable(session: Session, lead: Lead) -> bool:
@@ -157,7 +179,6 @@ def _charge_direct(session: Session, lead: Lead, providers: list[Provider], sett
     and its ledger charge. No provider_portal row: the lead went by their own channels, and those
     deliveries are the record of who got the details."""
     offers = [_new_offer(session, lead, provider, settings, now, exclusive=False) for provider in providers]
-    session.flush()  # the offers before their charges, which point at them
     for offer, provider in zip(offers, providers, strict=True):
         _accept(session, offer, lead, provider, settings, now, auto=True, handover=False)
 
@@ -166,7 +187,6 @@ def _make_offer(session: Session, lead: Lead, provider: Provider, settings: Sett
                 exclusive: bool) -> ProviderOffer:
     offer = _new_offer(session, lead, provider, settings, now, exclusive=exclusive)
     if provider.auto_accept:
-        session.flush()  # the offer before its charge, which points at it
         _accept(session, offer, lead, provider, settings, now, auto=True)
         # The lead in full by the provider's usual channels, as a direct provider gets it.
         enqueue_providers(session=session, lead=lead, providers=[provider], settings=settings, now=now)
@@ -183,15 +203,15 @@ def charge_description(settings: Settings, lead: Lead) -> str:
 
 def _accept(session: Session, offer: ProviderOffer, lead: Lead, provider: Provider, settings: Settings,
             now: datetime, *, auto: bool, handover: bool = True) -> None:
-    """Accepted, charged and (unless the lead went by the provider's own channels) handed over in
-    the portal, in the caller's transaction."""
+    """Accepted, charged to the provider's account (made on first need) and, unless the lead went by
+    the provider's own channels, handed over in the portal, in the caller's transaction."""
     offer.status, offer.decided_at, offer.auto_accepted = OfferStatus.ACCEPTED, now, auto
     wakeup.offers.after_commit(session)
     if offer.price_cents:  # a free offer (a do-not-sell lead) leaves nothing in the ledger
-        session.add(LedgerEntry(id=new_id(), provider_id=provider.id, kind=LedgerKind.CHARGE,
-                                amount_cents=offer.price_cents, lead_id=lead.id, offer_id=offer.id,
-                                description=charge_description(settings, lead), vertical=lead.vertical,
-                                service=lead.service, state=lead.state, created_at=now))
+        account = open_account(session, AccountKind.PROVIDER, provider.id, name=provider.name, now=now)
+        post(session, account, kind=EntryKind.CHARGE, amount_cents=-offer.price_cents, cause=Cause.OFFER,
+             cause_id=offer.id, lead_id=lead.id, description=charge_description(settings, lead),
+             vertical=lead.vertical, service=lead.service, state=lead.state, now=now)
     if handover:
         record_portal_handover(session=session, lead=lead, provider=provider, now=now)
 
@@ -235,11 +255,38 @@ def accept_by_provider(session: Session, *, offer_id: str, provider: Provider, s
     charged = charged_this_week(session=session, provider_ids=[provider.id], now=now).get(provider.id, 0)
     if not within_weekly_budget(provider, charged, offer.price_cents):
         raise OfferNotOpen(OVER_BUDGET)
+    if refusal := _cannot_pay(session, provider, offer.price_cents):
+        raise OfferNotOpen(refusal)
     lead = session.get(Lead, offer.lead_id)
     _accept(session, offer, lead, provider, settings, now, auto=False)
     skip_unsent_notices(session=session, offers=[offer], reason="the offer was accepted first", now=now)
     enqueue_acceptance_email(session=session, lead=lead, provider_id=provider.id)
     return True
+
+
+def _cannot_pay(session: Session, provider: Provider, price_cents: int) -> str | None:
+    """Why the provider cannot pay for an offer at `price_cents` now, in its own words, or None.
+
+    Its other open offers do not count against it here: matching bound them so that, as long as its
+    balance stands, each can be accepted; if it fell meanwhile (a refund, a reversal), the provider
+    chooses which of them to pay for. On PostgreSQL the account's row is locked to the commit, so
+    two accepts at once never both spend the same dollars."""
+    query = select(LedgerAccount).where(LedgerAccount.kind == AccountKind.PROVIDER,
+                                        LedgerAccount.owner_id == provider.id)
+    if session.get_bind().dialect.name == "postgresql":
+        query = query.with_for_update().execution_options(populate_existing=True)
+    account = session.scalars(query).first()
+    refusal = can_take(account, price_cents)
+    if refusal is None:
+        return None
+    if refusal == OVERDUE_REFUSAL:
+        return OVERDUE_ACCEPT
+    if account is not None and account.terms == Terms.CREDIT:
+        left = dollars(max(0, available_cents(account) or 0))
+        return (f"Your credit left, {left}, does not cover this lead's {dollars(price_cents)}: add funds or pay "
+                "your open invoice on the Money page.")
+    balance = dollars(account.balance_cents if account is not None else 0)
+    return f"Your balance of {balance} does not cover this lead's {dollars(price_cents)}: add funds on the Money page."
 
 
 def decline_by_provider(session: Session, *, offer_id: str, provider: Provider, settings: Settings,
@@ -305,13 +352,14 @@ def withdraw_offers(session: Session, lead_ids: list[str], now: datetime) -> int
 
 
 def forget_places(session: Session, lead_ids: list[str], now: datetime) -> int:
-    """The consumer's data was erased: the providers' ledger lines for the lead keep the service and
-    the state (for the books and the revenue reports) but no longer name the city or the ZIP code.
-    Registered with privacy's erasure hook by the composition roots; runs in its transaction."""
+    """The consumer's data was erased: the ledger's charges for the lead (providers' and buyers')
+    keep the service and the state (for the books and the revenue reports) but no longer name the
+    city or the ZIP code. The one change an entry ever takes: its amount, account and cause stay as
+    they are. Registered with privacy's erasure hook by the composition roots; runs in its transaction."""
     if not lead_ids:
         return 0
     entries = list(session.scalars(select(LedgerEntry).where(LedgerEntry.lead_id.in_(lead_ids),
-                                                             LedgerEntry.kind == LedgerKind.CHARGE)))
+                                                             LedgerEntry.kind == EntryKind.CHARGE)))
     for entry in entries:
         what = entry.description.split(", ", 1)[0]
         entry.description = f"{what}, {entry.state}" if entry.state else what

@@ -6,8 +6,11 @@ The order that keeps a lead safe through a crash:
 2. buyers are pinged with no transaction open (nothing is sold yet: a crash here only repeats pings);
 3. one transaction records the bids and the outcome, writes the first posts (delivery rows) and
    marks the event done (several leads' outcomes share a transaction when their bids come in
-   together); only then does anything with personal data leave;
-4. each post's answer, once delivery has recorded it, is settled here: a sale, or the next bid.
+   together); only then does anything with personal data leave. A bid its buyer cannot pay
+   (balance plus credit, less what is posted to it and not answered: routing/paying.py) is a pass
+   saying so, and the buyer is held until it can pay;
+4. each post's answer, once delivery has recorded it, is settled here: a sale, charged to the
+   buyer's ledger account in the same transaction, or the next bid (if its buyer can pay now).
    At most one post of an exclusive lead is ever under way. A post whose answer is unknown (lost
    in a crash, a timeout, a 5xx) is in doubt: delivery sends it again to the same buyer (same
    webhook-id) until it answers definitely or SERVICEMATCH_POST_SETTLE_SECONDS pass, and the lead
@@ -31,7 +34,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
-from sqlalchemy import insert, or_, select, update
+from sqlalchemy import and_, insert, or_, select, update
 from sqlalchemy.orm import Session, joinedload, sessionmaker
 
 from servicematch.delivery.models import Delivery, DeliveryStatus, TargetKind
@@ -56,7 +59,8 @@ from servicematch.routing.buyers import (
 )
 from servicematch.routing.matching import match_providers
 from servicematch.routing.models import Auction, AuctionStep, Buyer, Sale, StepKind
-from servicematch.routing.offers import providers_holding_seats, route_matched
+from servicematch.routing.offers import charge_description, providers_holding_seats, route_matched
+from servicematch.routing.paying import Purse
 from servicematch.routing.pings import Bid, run_pings
 from servicematch.settings import Settings
 
@@ -277,13 +281,19 @@ class RoutingStage:
             leads = {lead.id: lead for lead in session.scalars(
                 select(Lead).where(Lead.id.in_(lead_ids)).options(joinedload(Lead.consent)))} if mine else {}
             withdrawn = withdrawal_reasons(session, lead_ids)
+            # Who may pay what: the batch's bidders' accounts read once, kept up to date as it decides.
+            purse = Purse(session, {bid.buyer_id for d in mine for bid in d.bids if bid.cents is not None},
+                          self.clock())
             for decision in mine:
                 if (lead := leads.get(decision.lead_id)) is not None:
-                    self._decide(session, decision, lead, withdrawn.get(lead.id))
+                    self._decide(session, decision, lead, withdrawn.get(lead.id), purse)
+            purse.close(session)
             session.commit()
 
-    def _decide(self, session: Session, decision: _Decision, lead: Lead, withdrawn: str | None) -> None:
-        """Record a lead's bids and outcome with its first posts."""
+    def _decide(self, session: Session, decision: _Decision, lead: Lead, withdrawn: str | None,
+                purse: Purse) -> None:
+        """Record a lead's bids and outcome with its first posts. A bid its buyer cannot pay is a
+        pass saying so (with the bid), and the next bid wins."""
         lead_id = decision.lead_id
         if decision.suppressed:
             lead.do_not_sell = True
@@ -301,9 +311,12 @@ class RoutingStage:
             if bid.pinged:
                 rows.append(_step_row(lead_id, StepKind.PING, buyer_id=bid.buyer_id, at_ms=bid.at_ms,
                                       exclusive=bid.exclusive))
-            kind = StepKind.BID if bid.cents is not None else StepKind.PASS
+            kind, detail = (StepKind.BID if bid.cents is not None else StepKind.PASS), bid.detail
+            if bid.cents is not None and (refusal := purse.refusal(bid.buyer_id, bid.cents)):
+                kind, detail = StepKind.PASS, refusal
+                purse.refused(bid.buyer_id, refusal)
             rows.append(_step_row(lead_id, kind, buyer_id=bid.buyer_id, cents=bid.cents, exclusive=bid.exclusive,
-                                  detail=bid.detail, at_ms=bid.at_ms))
+                                  detail=detail, at_ms=bid.at_ms))
         if fixed_buyer_listed(self.settings, decision.partners):
             enqueue_fixed_buyer(session=session, lead=lead, now=self.clock())
         elif self.settings.buyer_url:
@@ -314,7 +327,8 @@ class RoutingStage:
             session.connection().execute(insert(AuctionStep.__table__), rows)
         # Its steps are the ones just written, and a lead just decided has no posts yet.
         self._advance(session, lead, auction, steps=[_StepRead(**{k: row[k] for k in _StepRead._fields})
-                                                     for row in rows if row["kind"] == StepKind.BID], posts=[])
+                                                     for row in rows if row["kind"] == StepKind.BID], posts=[],
+                      purse=purse)
 
     # -- after a post ---------------------------------------------------------------------------
 
@@ -351,9 +365,13 @@ class RoutingStage:
             leads = {lead.id: lead for lead in session.scalars(
                 select(Lead).where(Lead.id.in_(ids)).options(joinedload(Lead.consent)))}
             steps, posts = _steps_and_posts(session, ids)
+            purse = Purse(session, {step.buyer_id for found in steps.values() for step in found
+                                    if step.kind == StepKind.BID and step.buyer_id}, self.clock())
             for auction in auctions:
                 if (lead := leads.get(auction.lead_id)) is not None:
-                    self._advance(session, lead, auction, steps=steps.get(lead.id, []), posts=posts.get(lead.id, []))
+                    self._advance(session, lead, auction, steps=steps.get(lead.id, []), posts=posts.get(lead.id, []),
+                                  purse=purse)
+            purse.close(session)
             session.commit()
 
     def sweep(self, *, force: bool = False) -> None:
@@ -372,16 +390,20 @@ class RoutingStage:
                 log.exception("settling lead %s failed", lead_id)
 
     def _advance(self, session: Session, lead: Lead, auction: Auction | None = None, *,
-                 steps: list | None = None, posts: list[Delivery] | None = None) -> Next:
-        """Record the posts' answers not yet recorded, then take the next step of the auction.
-        `steps` (bids and answers recorded) and `posts`: as read by the caller for a batch."""
+                 steps: list | None = None, posts: list[Delivery] | None = None, purse: Purse) -> Next:
+        """Record the posts' answers not yet recorded (a sale is charged to its buyer), then take the
+        next step of the auction, posting only to buyers that can pay. `steps` (bids, answers, and
+        bids passed on for money) and `posts`: as read by the caller for a batch; `purse`: the
+        batch's (closed by the caller)."""
         auction = auction or session.get(Auction, lead.id)
         table = AuctionStep.__table__
         if steps is None or posts is None:
             steps, posts = _steps_and_posts(session, [lead.id])
             steps, posts = steps.get(lead.id, []), posts.get(lead.id, [])
+        # A bid found unpaid when its turn came is not posted again.
+        passed_on = {step.buyer_id for step in steps if step.kind == StepKind.PASS}
         offers = [Offer(step.buyer_id, step.amount_cents, bool(step.exclusive))
-                  for step in steps if step.kind == StepKind.BID and step.buyer_id]
+                  for step in steps if step.kind == StepKind.BID and step.buyer_id and step.buyer_id not in passed_on]
         price = {offer.buyer_id: offer for offer in offers}
         recorded = {step.detail for step in steps if step.kind in (StepKind.ACCEPTED, StepKind.REFUSED)}
         at = _ms_since(lead)
@@ -395,8 +417,11 @@ class RoutingStage:
                 continue
             offer = price.get(post.buyer_id)
             if post.status == DeliveryStatus.DELIVERED and offer is not None:
-                session.add(Sale(id=new_id(), lead_id=lead.id, buyer_id=post.buyer_id, price_cents=offer.cents,
-                                 exclusive=offer.exclusive, created_at=self.clock()))
+                sale = Sale(id=new_id(), lead_id=lead.id, buyer_id=post.buyer_id, price_cents=offer.cents,
+                            exclusive=offer.exclusive, created_at=self.clock())
+                session.add(sale)
+                # Its charge, in this transaction: the sale and its entry commit together or not at all.
+                purse.charge(sale, lead, charge_description(self.settings, lead))
                 # Once per day of leads in a transaction: several sales of one day reopen it once.
                 day, reopened = as_utc(lead.created_at).date(), session.info.setdefault(_DAYS_REOPENED, set())
                 if self.on_sale is not None and day not in reopened:
@@ -417,12 +442,24 @@ class RoutingStage:
             providers_routed = len(providers_holding_seats(session, lead.id))
         fixed = 1 if (self.settings.buyer_url and not (lead.do_not_sell or lead.is_duplicate)
                       and fixed_buyer_listed(self.settings, lead_partners(session, lead))) else 0
-        step = next_step(
-            offers=offers, mode=auction.mode, tried={post.buyer_id for post in posts},
-            pending=sum(post.status == DeliveryStatus.PENDING for post in posts),
-            accepted=sum(post.status == DeliveryStatus.DELIVERED for post in posts), held=held,
-            in_doubt=any(post.status == DeliveryStatus.FAILED for post in posts),
-            fixed_seats=fixed, providers_routed=providers_routed)
+        while True:
+            step = next_step(
+                offers=offers, mode=auction.mode, tried={post.buyer_id for post in posts},
+                pending=sum(post.status == DeliveryStatus.PENDING for post in posts),
+                accepted=sum(post.status == DeliveryStatus.DELIVERED for post in posts), held=held,
+                in_doubt=any(post.status == DeliveryStatus.FAILED for post in posts),
+                fixed_seats=fixed, providers_routed=providers_routed)
+            # Its turn came and it cannot pay now (it spent meanwhile): a pass, and the choice again.
+            unpaid = {offer.buyer_id: refusal for offer in step.post_to
+                      if (refusal := purse.refusal(offer.buyer_id, offer.cents))}
+            if not unpaid:
+                break
+            for offer in step.post_to:
+                if offer.buyer_id in unpaid:
+                    purse.refused(offer.buyer_id, unpaid[offer.buyer_id])
+                    new_steps.append(_step_row(lead.id, StepKind.PASS, buyer_id=offer.buyer_id, cents=offer.cents,
+                                               exclusive=offer.exclusive, detail=unpaid[offer.buyer_id], at_ms=at))
+            offers = [offer for offer in offers if offer.buyer_id not in unpaid]
         now = self.clock()
         if step.mode and auction.mode != step.mode and (step.post_to or auction.mode is None):
             auction.mode = step.mode
@@ -431,6 +468,7 @@ class RoutingStage:
                                        detail=f"{step.mode}: " + (", ".join(o.buyer_id for o in step.post_to)
                                                                   or "no buyer")))
         for offer in step.post_to:
+            purse.posted(offer.buyer_id, offer.cents)
             new_steps.append(_step_row(lead.id, StepKind.POST, buyer_id=offer.buyer_id, cents=offer.cents,
                                        exclusive=offer.exclusive, at_ms=at))
             enqueue_buyer_post(session=session, lead=lead, buyer_id=offer.buyer_id, now=now)
@@ -464,8 +502,8 @@ class _StepRead(NamedTuple):
 
 
 def _steps_and_posts(session: Session, lead_ids: list[str]) -> tuple[dict[str, list], dict[str, list[Delivery]]]:
-    """The bids and recorded answers, and the posts (not the privacy notices that follow them to the
-    same buyers), of several leads, one query each. Steps go straight to the connection and posts
+    """The bids, recorded answers and bids passed on for money, and the posts (not the privacy
+    notices that follow them to the same buyers), of several leads, one query each. Steps go straight to the connection and posts
     change in other transactions, so nothing this transaction holds needs flushing first (a batch
     holds many leads' objects)."""
     table = AuctionStep.__table__
@@ -475,7 +513,9 @@ def _steps_and_posts(session: Session, lead_ids: list[str]) -> tuple[dict[str, l
         for row in session.connection().execute(
                 select(table.c.lead_id, *(table.c[name] for name in _StepRead._fields))
                 .where(table.c.lead_id.in_(lead_ids),
-                       table.c.kind.in_((StepKind.BID, StepKind.ACCEPTED, StepKind.REFUSED)))):
+                       or_(table.c.kind.in_((StepKind.BID, StepKind.ACCEPTED, StepKind.REFUSED)),
+                           # A bid passed on because its buyer could not pay: it carries the bid.
+                           and_(table.c.kind == StepKind.PASS, table.c.amount_cents.is_not(None))))):
             steps.setdefault(row.lead_id, []).append(_StepRead(*row[1:]))
         for post in session.scalars(select(Delivery).where(
                 Delivery.lead_id.in_(lead_ids), Delivery.payload_kind == "lead", Delivery.kind == TargetKind.BUYER_POST)):

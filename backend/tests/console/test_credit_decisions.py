@@ -11,9 +11,9 @@ from servicematch.console.models import AuditEntry
 from servicematch.console.sessions import CSRF_HEADER
 from servicematch.delivery.models import Provider
 from servicematch.kernel.clock import utcnow
+from servicematch.ledger.models import EntryKind, LedgerAccount, LedgerEntry
 from servicematch.portal import credits
 from servicematch.portal.models import CreditRequest
-from servicematch.routing.models import LedgerEntry, LedgerKind
 
 NEW = {"name": "Cool Air", "email": "dispatch@coolair.example", "services": ["hvac"], "states": ["TX"]}
 
@@ -40,9 +40,11 @@ def _requested(app, provider_id: str, *, phone: str, reason: str = "wrong_phone"
 
 
 def _credits_in_ledger(app) -> list[tuple[str, int, str | None]]:
+    """(provider id, amount, credit request id) of each credit: positive, it adds to the provider's funds."""
     with app.state.session_factory() as session:
-        return [(e.provider_id, e.amount_cents, e.credit_request_id) for e in session.scalars(
-            select(LedgerEntry).where(LedgerEntry.kind == LedgerKind.CREDIT))]
+        return [(owner_id, entry.amount_cents, entry.cause_id) for entry, owner_id in session.execute(
+            select(LedgerEntry, LedgerAccount.owner_id).join(LedgerAccount)
+            .where(LedgerEntry.kind == EntryKind.CREDIT))]
 
 
 def _audit(app, action: str) -> list[AuditEntry]:
@@ -79,7 +81,7 @@ def test_an_admin_approves_with_an_optional_note_and_the_credit_is_in_the_ledger
     decided = answer.json()
     assert decided["status"] == "approved" and decided["decidedBy"].startswith("admin-")
     assert decided["decidedAt"] is not None and decided["decisionNote"] is None
-    assert _credits_in_ledger(app) == [(provider_id, -4500, credit_id)]
+    assert _credits_in_ledger(app) == [(provider_id, 4500, credit_id)]
     [entry] = _audit(app, "credit.approve")
     assert entry.target == credit_id and entry.detail["amountCents"] == 4500
 

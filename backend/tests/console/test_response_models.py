@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import types
+from datetime import timedelta
 from typing import Any, Union, get_args, get_origin
 
 import fastapi.routing
@@ -28,25 +29,32 @@ from servicematch.console.applications import router as applications_router
 from servicematch.console.buyer_people import router as buyer_people_router
 from servicematch.console.buyer_returns import router as buyer_returns_router
 from servicematch.console.credits import router as credits_router
+from servicematch.console.invoices import router as invoices_router
+from servicematch.console.payments import router as payments_router
 from servicematch.console.reviews import router as reviews_router
 from servicematch.console.router import router as console_router
+from servicematch.console.router_money import router as money_router
 from servicematch.console.router_session import router as session_router
 from servicematch.console.shapes import Shape
 from servicematch.delivery.models import Delivery, DeliveryStatus, Provider
 from servicematch.intake.models import Lead
 from servicematch.kernel.clock import utcnow
+from servicematch.ledger.invoices import issue_month
+from servicematch.ledger.models import Cause, EntryKind, LedgerAccount, LedgerCheck
+from servicematch.ledger.postings import post
 from servicematch.portal import credits
 from servicematch.portal.models import ApplicationStatus, ProviderApplication, ProviderReview
 from servicematch.privacy.actions import revoke
 from servicematch.routing.models import Buyer, Sale
 
 ROUTERS = (session_router, applications_router, credits_router, reviews_router, buyer_people_router,
-           buyer_returns_router, console_router)
+           buyer_returns_router, money_router, payments_router, invoices_router, console_router)
 # Answers that are not JSON objects: the CSV export (text/csv), signing out and a buyer's person's
 # link sent again or account disabled (204, no body).
 NOT_JSON = {("GET", "/api/console/leads.csv"), ("DELETE", "/api/console/session"),
             ("POST", "/api/console/buyers/{buyer_id}/people/{account_id}/invite-again"),
-            ("POST", "/api/console/buyers/{buyer_id}/people/{account_id}/disable")}
+            ("POST", "/api/console/buyers/{buyer_id}/people/{account_id}/disable"),
+            ("GET", "/api/console/invoices/{invoice_id}.pdf")}
 
 
 @pytest.fixture
@@ -139,7 +147,7 @@ def sent(monkeypatch) -> list[tuple[Any, Any]]:
 
 def _seed(admin, app, worker, receiver) -> dict[str, str]:
     """Leads routed through a ping-post buyer and a provider, a revoked lead, failed and pending
-    deliveries, funnel events, a credit request, a review and applications; their ids."""
+    deliveries, funnel events, a credit request, a review, applications and a ledger check; their ids."""
     receiver.reply = b'{"bid": 25}'
     buyer = admin.post("/api/console/buyers", json={
         "name": "Local Buyer", "pingUrl": receiver.url, "postUrl": receiver.url, "services": ["hvac"],
@@ -188,8 +196,19 @@ def _seed(admin, app, worker, receiver) -> dict[str, str]:
         session.commit()
     assert admin.post(f"/api/console/buyers/{buyer['id']}/people", json={"email": "ops@buyer.example"}).status_code \
         == 201
+    with app.state.session_factory() as session:
+        session.add(LedgerCheck(started_at=utcnow(), finished_at=utcnow(), ok=False, accounts=1, entries=1,
+                                problems=["A balance differs from its entries."]))
+        session.commit()
+        account_id = session.scalar(select(LedgerAccount.id).where(LedgerAccount.owner_id == provider["id"]))
+        # Last month's entry, so that month has an invoice to list.
+        post(session, session.get(LedgerAccount, account_id), kind=EntryKind.ADJUSTMENT, amount_cents=-1_250,
+             cause=Cause.ADJUSTMENT, cause_id="last-month", description="Set-up fee", created_by="ops@example.com",
+             now=utcnow() - timedelta(days=40))
+        session.commit()
+    issued = issue_month(app.state.session_factory, app.state.catalog, f"{utcnow() - timedelta(days=40):%Y-%m}")
     return {"lead_id": lead_ids[1], "revoked_id": lead_ids[0], "buyer_id": buyer["id"],
-            "provider_id": provider["id"]}
+            "provider_id": provider["id"], "account_id": account_id, "invoice_id": issued.issued[0]}
 
 
 def _gets(ids: dict[str, str]) -> list[tuple[str, str, dict]]:
@@ -220,6 +239,15 @@ def _gets(ids: dict[str, str]) -> list[tuple[str, str, dict]]:
         ("/api/console/returns", "/api/console/returns", {"status": "pending"}),
         ("/api/console/conversion", "/api/console/conversion", {}),
         ("/api/console/conversion", "/api/console/conversion", {"by": "service"}),
+        ("/api/console/money", "/api/console/money", {}),
+        ("/api/console/accounts", "/api/console/accounts", {}),
+        ("/api/console/accounts", "/api/console/accounts", {"status": "owing", "limit": 1}),
+        ("/api/console/accounts/{accountId}", f"/api/console/accounts/{ids['account_id']}", {}),
+        ("/api/console/payments", "/api/console/payments", {}),
+        ("/api/console/payments", "/api/console/payments", {"accountId": ids["account_id"]}),
+        ("/api/console/invoices", "/api/console/invoices", {}),
+        ("/api/console/invoices", "/api/console/invoices", {"overdue": "true"}),
+        ("/api/console/invoices/{invoice_id}", f"/api/console/invoices/{ids['invoice_id']}", {}),
     ]
 
 

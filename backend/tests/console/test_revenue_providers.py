@@ -13,10 +13,11 @@ from sqlalchemy import func, select
 
 from servicematch.delivery.models import Provider
 from servicematch.kernel.clock import utcnow
+from servicematch.ledger.models import LedgerEntry
 from servicematch.portal import credits
 from servicematch.reporting.models import PROVIDERS, ReportedDay, ReportKind, RevenueDaily, lead_day
 from servicematch.reporting.rollup import roll_up
-from servicematch.routing.models import LedgerEntry, Sale
+from servicematch.routing.models import Sale
 
 DAYS_AGO = 2
 
@@ -92,7 +93,7 @@ def test_a_credit_approved_after_its_day_was_counted_reopens_the_day(admin, app,
     roll_up(session_factory)
     assert _revenue(admin)["cents"] == 9500  # now kept in memory
     with session_factory() as session:
-        offer_id = session.scalar(select(LedgerEntry.offer_id).where(LedgerEntry.amount_cents == 4500))
+        offer_id = session.scalar(select(LedgerEntry.cause_id).where(LedgerEntry.amount_cents == -4500))
     credit_id = _ask_credit(app, money["provider"], offer_id)
     with session_factory() as session:
         assert session.get(ReportedDay, (ReportKind.REVENUE, money["day"])) is not None, "a request credits nothing"

@@ -12,8 +12,8 @@ from sqlalchemy import select
 from servicematch.access.models import AuditEntry
 from servicematch.delivery.models import Provider
 from servicematch.kernel.clock import utcnow
+from servicematch.ledger.models import AccountKind, EntryKind, LedgerAccount, LedgerEntry
 from servicematch.portal.models import CreditRequest, CreditStatus
-from servicematch.routing.models import LedgerEntry, LedgerKind
 
 WINDOW_REFUSAL = "Credits can be requested within 30 days of accepting a lead."
 
@@ -29,9 +29,12 @@ def _cap(app, provider_id: str, percent: int) -> None:
 
 
 def _ledger(app, provider_id: str) -> list[tuple[str, int]]:
+    """The provider's entries, oldest first, as it owes them (a charge positive, a credit negative)."""
     with app.state.session_factory() as session:
-        return [(e.kind, e.amount_cents) for e in session.scalars(
-            select(LedgerEntry).where(LedgerEntry.provider_id == provider_id).order_by(LedgerEntry.created_at))]
+        return [(e.kind, -e.amount_cents) for e in session.scalars(
+            select(LedgerEntry).join(LedgerAccount).where(LedgerAccount.kind == AccountKind.PROVIDER,
+                                                          LedgerAccount.owner_id == provider_id)
+            .order_by(LedgerEntry.created_at, LedgerEntry.id))]
 
 
 def test_a_credit_on_an_accepted_lead_waits_for_an_operator_and_is_listed(app, provider):
@@ -175,8 +178,10 @@ def test_a_duplicate_the_provider_already_bought_is_credited_at_once(app, provid
     with app.state.session_factory() as session:
         row = session.get(CreditRequest, credit["id"])
         assert row.decided_by == "automatic"
-        entry = session.scalar(select(LedgerEntry).where(LedgerEntry.kind == LedgerKind.CREDIT))
-        assert (entry.credit_request_id, entry.offer_id, entry.description) == (row.id, offer_id, "Credit: duplicate")
+        entry = session.scalar(select(LedgerEntry).where(LedgerEntry.kind == EntryKind.CREDIT))
+        assert (entry.cause, entry.cause_id, entry.amount_cents, entry.description) == (
+            "credit_request", row.id, 5200, "Credit: duplicate")
+        assert (entry.lead_id, entry.created_by) == (again.id, "automatic")
     assert pro.get(f"{pro.me}/credits").json()["usedThisMonth"] == 0
     assert pro.get(f"{pro.me}/ledger").json()["balanceCents"] == 4500
 

@@ -12,7 +12,7 @@ from money_support import accept_offer, store_lead
 from sqlalchemy import select
 
 from servicematch.kernel.clock import utcnow
-from servicematch.routing.models import LedgerEntry
+from servicematch.ledger.models import LedgerEntry
 
 
 def _this_month() -> datetime:
@@ -70,7 +70,7 @@ def test_the_csv_statement_runs_the_balance_and_holds_no_personal_data(app, prov
     pro = provider()
     _last, this = _two_months(app, pro)
     with app.state.session_factory() as session:  # a description a spreadsheet would take for a formula
-        entry = session.scalar(select(LedgerEntry).where(LedgerEntry.amount_cents == 3000))
+        entry = session.scalar(select(LedgerEntry).where(LedgerEntry.amount_cents == -3000))
         entry.description = "=HYPERLINK(\"http://evil.example\")"
         session.commit()
 

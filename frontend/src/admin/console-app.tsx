@@ -24,8 +24,11 @@ const router = createBrowserRouter(
         { path: PATHS.buyers, ...page(() => import('./buyers/buyers-page')) },
         { path: PATHS.credits, ...page(() => import('./credits/credits-page')) },
         { path: PATHS.returns, ...page(() => import('./returns/returns-page')) },
+        { path: PATHS.invoices, ...page(() => import('./invoices/invoices-page')) },
         { path: PATHS.conversion, ...page(() => import('./conversion/conversion-page')) },
         { path: PATHS.reviews, ...page(() => import('./reviews/reviews-page')) },
+        { path: PATHS.money, ...page(() => import('./money/money-page')) },
+        { path: `${PATHS.money}/accounts/:id`, ...page(() => import('./money/account-page')) },
         { path: PATHS.audit, ...page(() => import('./audit-page')) },
         // Signed in by the link (or already), its page has nothing more to do.
         { path: PATHS.signInLink, element: <Navigate to={PATHS.dashboard} replace /> },

@@ -1,4 +1,4 @@
-import { Activity, FileText, Gavel, Inbox, LayoutDashboard, ReceiptText, Send, Star, TrendingUp, Undo2, Users } from 'lucide-react'
+import { Activity, FileSpreadsheet, FileText, Gavel, Inbox, LayoutDashboard, ReceiptText, Send, Star, TrendingUp, Undo2, Users, Wallet } from 'lucide-react'
 import { PageNav, SignedInFrame, SignOutButton, type NavItem } from '../shell/layout'
 import { PATHS } from './paths'
 import { useOperator, useSession } from './session'
@@ -12,8 +12,10 @@ const NAV: NavItem[] = [
   { to: PATHS.buyers, label: 'Buyers', icon: Gavel, end: false },
   { to: PATHS.credits, label: 'Credits', icon: ReceiptText, end: false },
   { to: PATHS.returns, label: 'Returns', icon: Undo2, end: false },
+  { to: PATHS.invoices, label: 'Invoices', icon: FileSpreadsheet, end: false },
   { to: PATHS.conversion, label: 'Conversion', icon: TrendingUp, end: false },
   { to: PATHS.reviews, label: 'Reviews', icon: Star, end: false },
+  { to: PATHS.money, label: 'Money', icon: Wallet, end: false },
   { to: PATHS.audit, label: 'Audit log', icon: Activity, end: false },
 ]
 

@@ -11,8 +11,11 @@ export const PATHS = {
   buyers: '/buyers',
   credits: '/credits',
   returns: '/returns',
+  invoices: '/invoices',
   conversion: '/conversion',
   reviews: '/reviews',
+  money: '/money',
+  moneyAccount: (id: string) => `/money/accounts/${encodeURIComponent(id)}`,
   audit: '/audit',
   // The page an e-mailed sign-in link opens (POST /api/console/session/link).
   signInLink: '/sign-in-link',

@@ -1,6 +1,7 @@
 import { PortalLayout } from '../shell/portal-layout'
 import { NAV } from './paths'
 import { useSession, useSignedIn } from './session'
+import { StandingBanner } from './standing-banner'
 import { AUDIENCE } from './ui'
 
 // Six pages share the phone's bar: their labels are smaller, and may wrap.
@@ -14,7 +15,10 @@ export function BuyerLayout() {
   const { buyer, account } = useSignedIn()
   const { signOut } = useSession()
   return (
-    <PortalLayout audience={AUDIENCE} name={buyer.name} email={account.email} nav={NAV} signOut={signOut}
-      width="max-w-6xl" linkClass={linkClass} />
+    <>
+      <StandingBanner />
+      <PortalLayout audience={AUDIENCE} name={buyer.name} email={account.email} nav={NAV} signOut={signOut}
+        width="max-w-6xl" linkClass={linkClass} />
+    </>
   )
 }

@@ -91,6 +91,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/buyer/account/standing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How the buyer pays, its balance, and whether it is receiving leads (why not, what to do) */
+        get: operations["read_standing_api_buyer_account_standing_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/buyer/account/totp": {
         parameters: {
             query?: never;
@@ -185,6 +202,126 @@ export interface paths {
         };
         /** Live updates of the leads the buyer buys (server-sent events; a person's session only) */
         get: operations["bought_event_stream_api_buyer_events_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/buyer/funds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The buyer's balance, terms and what it may still spend, its last 50 payments, automatic top-up, and whether card payments are on */
+        get: operations["read_funds_api_buyer_funds_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/buyer/funds/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add funds by card: a Stripe Checkout page for the amount (a person only); the balance rises once Stripe confirms the payment */
+        post: operations["start_checkout_api_buyer_funds_checkout_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/buyer/funds/payments/{paymentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the buyer's payments (after Checkout: pending until Stripe confirms it) */
+        get: operations["read_payment_api_buyer_funds_payments__paymentId__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/buyer/funds/topup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Automatic top-up: charge the saved card `amount` whenever the balance falls under `threshold` (a person only) */
+        put: operations["set_topup_api_buyer_funds_topup_put"];
+        post?: never;
+        /** Stop automatic top-up and forget the saved card (a person only) */
+        delete: operations["stop_topup_api_buyer_funds_topup_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/buyer/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This buyer's monthly invoices, newest first; 24 a page */
+        get: operations["list_invoices_api_buyer_invoices_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/buyer/invoices/{invoiceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of this buyer's invoices: totals, amount due, due date and every line */
+        get: operations["read_invoice_api_buyer_invoices__invoiceId__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/buyer/invoices/{invoiceId}.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of this buyer's invoices as a PDF */
+        get: operations["read_invoice_pdf_api_buyer_invoices__invoiceId__pdf_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -520,6 +657,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/buyer/v1/account/standing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How the buyer pays, its balance, and whether it is receiving leads (why not, what to do) */
+        get: operations["read_standing_api_buyer_v1_account_standing_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/buyer/v1/audit": {
         parameters: {
             query?: never;
@@ -546,6 +700,91 @@ export interface paths {
         };
         /** The auctions the buyer took part in, newest first: its bid or pass, and what came of it */
         get: operations["list_bids_api_buyer_v1_bids_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/buyer/v1/funds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The buyer's balance, terms and what it may still spend, its last 50 payments, automatic top-up, and whether card payments are on */
+        get: operations["read_funds_api_buyer_v1_funds_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/buyer/v1/funds/payments/{paymentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the buyer's payments (after Checkout: pending until Stripe confirms it) */
+        get: operations["read_payment_api_buyer_v1_funds_payments__paymentId__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/buyer/v1/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This buyer's monthly invoices, newest first; 24 a page */
+        get: operations["list_invoices_api_buyer_v1_invoices_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/buyer/v1/invoices/{invoiceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of this buyer's invoices: totals, amount due, due date and every line */
+        get: operations["read_invoice_api_buyer_v1_invoices__invoiceId__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/buyer/v1/invoices/{invoiceId}.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of this buyer's invoices as a PDF */
+        get: operations["read_invoice_pdf_api_buyer_v1_invoices__invoiceId__pdf_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -753,6 +992,74 @@ export interface paths {
         get: operations["read_catalog_api_catalog_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Buyers' and providers' accounts by name: terms, balance, what each may spend, holds */
+        get: operations["list_accounts_api_console_accounts_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/accounts/{accountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One account and its entries, newest first, each with the balance after it */
+        get: operations["read_account_api_console_accounts__accountId__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/accounts/{accountId}/adjustments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Adjust an account's balance by a signed amount of dollars, with a note (admins; audited) */
+        post: operations["add_adjustment_api_console_accounts__accountId__adjustments_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/accounts/{accountId}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record money received by wire, cheque or otherwise: credited to the account at once (admins) */
+        post: operations["record_payment_api_console_accounts__accountId__payments_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1152,6 +1459,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/console/entries/{entryId}/reverse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Undo one entry with its exact opposite, once, with a note (admins; audited) */
+        post: operations["reverse_entry_api_console_entries__entryId__reverse_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Invoices, newest first (of one month or status); overdue=true: the open ones past their due date, longest overdue first */
+        get: operations["list_invoices_api_console_invoices_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/invoices/{invoice_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One invoice: totals, amount due, what is still due now, and every line */
+        get: operations["read_invoice_api_console_invoices__invoice_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/invoices/{invoice_id}.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One invoice as a PDF, as its account was sent it */
+        get: operations["read_invoice_pdf_api_console_invoices__invoice_id__pdf_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/invoices/{invoice_id}/mark-paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record money received by wire, cheque or otherwise for an open invoice: a payment of what it still lacks, credited to the account; the invoice is then paid (admins) */
+        post: operations["mark_paid_api_console_invoices__invoice_id__mark_paid_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/console/leads": {
         parameters: {
             query?: never;
@@ -1203,6 +1595,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/console/money": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the accounts owe and how late, cash received per day of a range, the last ledger check */
+        get: operations["read_money_api_console_money_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/console/partner-lists": {
         parameters: {
             query?: never;
@@ -1212,6 +1621,23 @@ export interface paths {
         };
         /** The published marketing-partners lists, newest first (the last 50) */
         get: operations["list_partner_lists_api_console_partner_lists_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Payments of every account (or one: accountId), newest first; 100 a page */
+        get: operations["list_payments_api_console_payments_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1614,6 +2040,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payments/stripe/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stripe's events about payments (signed by Stripe) */
+        post: operations["stripe_webhook_api_payments_stripe_webhook_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/privacy/one-click": {
         parameters: {
             query?: never;
@@ -1839,6 +2282,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pro/providers/{provider_id}/funds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The balance, terms and what may still be spent, the last 50 payments, automatic top-up, and whether card payments are on */
+        get: operations["read_funds_api_pro_providers__provider_id__funds_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pro/providers/{provider_id}/funds/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add funds by card: a Stripe Checkout page for the amount; the balance rises once Stripe confirms the payment */
+        post: operations["start_checkout_api_pro_providers__provider_id__funds_checkout_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pro/providers/{provider_id}/funds/payments/{paymentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the provider's payments (after Checkout: pending until Stripe confirms it) */
+        get: operations["read_payment_api_pro_providers__provider_id__funds_payments__paymentId__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pro/providers/{provider_id}/funds/topup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Automatic top-up: charge the saved card `amount` whenever the balance falls under `threshold` */
+        put: operations["set_topup_api_pro_providers__provider_id__funds_topup_put"];
+        post?: never;
+        /** Stop automatic top-up and forget the saved card */
+        delete: operations["stop_topup_api_pro_providers__provider_id__funds_topup_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pro/providers/{provider_id}/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The provider's monthly invoices, newest first; 24 a page */
+        get: operations["list_invoices_api_pro_providers__provider_id__invoices_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pro/providers/{provider_id}/invoices/{invoice_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the provider's invoices: totals, amount due, due date and every line */
+        get: operations["read_invoice_api_pro_providers__provider_id__invoices__invoice_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pro/providers/{provider_id}/invoices/{invoice_id}.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the provider's invoices as a PDF */
+        get: operations["read_invoice_pdf_api_pro_providers__provider_id__invoices__invoice_id__pdf_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pro/providers/{provider_id}/ledger": {
         parameters: {
             query?: never;
@@ -2001,6 +2564,23 @@ export interface paths {
         };
         /** The provider's rating and its consumers' reviews (hidden ones left out) */
         get: operations["provider_reviews_api_pro_providers__provider_id__reviews_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pro/providers/{provider_id}/standing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How the provider pays, its balance, and whether it is receiving leads (why not, what to do) */
+        get: operations["read_standing_api_pro_providers__provider_id__standing_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2186,6 +2766,62 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * AccountStanding
+         * @description How the account pays and whether it is receiving leads.
+         */
+        AccountStanding: {
+            /**
+             * Available
+             * @description What it may still spend; null: credit with no limit
+             */
+            available: number | null;
+            /**
+             * Balance
+             * @description Funds: payments, credits and returns add; leads take
+             */
+            balance: number;
+            /**
+             * Creditlimit
+             * @description Credit terms: how far below zero the balance may go; null: no limit (or prepaid)
+             */
+            creditLimit: number | null;
+            /** Heldsince */
+            heldSince: string | null;
+            /**
+             * Hold
+             * @description Why it is not receiving leads
+             */
+            hold: ("funds" | "overdue") | null;
+            /**
+             * Netdays
+             * @description Days after issue an invoice is due
+             */
+            netDays: number;
+            /** Receivingleads */
+            receivingLeads: boolean;
+            /**
+             * Terms
+             * @description prepaid: buys while its balance covers the price; credit: up to its credit limit, invoiced monthly
+             * @enum {string}
+             */
+            terms: "prepaid" | "credit";
+            /**
+             * Termstext
+             * @description The terms in words: "Prepaid", "Credit, limit $5,000.00, invoices due in 15 days"
+             */
+            termsText: string;
+            /**
+             * Whattodo
+             * @description What starts leads again
+             */
+            whatToDo: string | null;
+            /**
+             * Why
+             * @description Why it is not receiving leads, in words
+             */
+            why: string | null;
+        };
+        /**
          * AddressSuggestion
          * @description One pick: the parts the lead form stores (spec section 3, address parse result).
          *
@@ -2214,6 +2850,13 @@ export interface components {
             typed: string;
             /** Zip */
             zip: string;
+        };
+        /** Adjustment */
+        Adjustment: {
+            /** Amount */
+            amount: number;
+            /** Note */
+            note: string;
         };
         /** ApplicationItem */
         ApplicationItem: {
@@ -2333,6 +2976,19 @@ export interface components {
             /** Target */
             target: string | null;
         };
+        /** AutoTopup */
+        AutoTopup: {
+            /** Active */
+            active: boolean;
+            /** Amount */
+            amount: number | null;
+            /** Cardsaved */
+            cardSaved: boolean;
+            /** Lastfailure */
+            lastFailure: string | null;
+            /** Threshold */
+            threshold: number | null;
+        };
         /** BuyerAuditEntry */
         BuyerAuditEntry: {
             /** Action */
@@ -2431,6 +3087,8 @@ export interface components {
         BuyerFields: {
             /** Bidfloor */
             bidFloor?: number | null;
+            /** Creditlimit */
+            creditLimit?: number | null;
             /** Dailycap */
             dailyCap?: number | null;
             /** Exclusive */
@@ -2445,6 +3103,8 @@ export interface components {
             monthlyBudget?: number | null;
             /** Name */
             name?: string | null;
+            /** Netdays */
+            netDays?: number | null;
             /** Pingurl */
             pingUrl?: string | null;
             /** Posturl */
@@ -2459,6 +3119,8 @@ export interface components {
             services?: string[] | null;
             /** States */
             states?: string[] | null;
+            /** Terms */
+            terms?: ("prepaid" | "credit") | null;
             /** Zips */
             zips?: string[] | null;
         };
@@ -2918,6 +3580,28 @@ export interface components {
             notices: components["schemas"]["StatusCounts"];
             receipts: components["schemas"]["StatusCounts"];
         };
+        /** Cash */
+        Cash: {
+            /** Net */
+            net: number;
+            /** Paidout */
+            paidOut: number;
+            /** Perday */
+            perDay: components["schemas"]["CashDay"][];
+            /** Received */
+            received: number;
+        };
+        /** CashDay */
+        CashDay: {
+            /** Day */
+            day: string;
+            /** Net */
+            net: number;
+            /** Paidout */
+            paidOut: number;
+            /** Received */
+            received: number;
+        };
         /**
          * CatalogAnswer
          * @description GET /api/catalog.
@@ -2951,6 +3635,27 @@ export interface components {
             services: string[];
             /** Title */
             title: string;
+        };
+        /** CheckoutAsk */
+        CheckoutAsk: {
+            /**
+             * Amount
+             * @description Whole dollars, within minAmount..maxAmount
+             */
+            amount: number;
+            /**
+             * Savecard
+             * @description Keep the card for automatic top-up
+             * @default false
+             */
+            saveCard: boolean;
+        };
+        /** CheckoutStarted */
+        CheckoutStarted: {
+            /** Paymentid */
+            paymentId: string;
+            /** Url */
+            url: string;
         };
         /**
          * Click
@@ -3056,6 +3761,54 @@ export interface components {
             /** Useragent */
             userAgent: string | null;
         };
+        /** ConsoleAccount */
+        ConsoleAccount: {
+            /** Available */
+            available: number | null;
+            /** Balance */
+            balance: number;
+            /** Creditlimit */
+            creditLimit: number | null;
+            /** Heldsince */
+            heldSince: string | null;
+            /** Holdreason */
+            holdReason: ("funds" | "overdue") | null;
+            /** Id */
+            id: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "buyer" | "provider";
+            /** Name */
+            name: string;
+            /** Netdays */
+            netDays: number;
+            /** Overdue */
+            overdue: number;
+            /** Ownerid */
+            ownerId: string;
+            /**
+             * Terms
+             * @enum {string}
+             */
+            terms: "prepaid" | "credit";
+        };
+        /** ConsoleAccountEntries */
+        ConsoleAccountEntries: {
+            account: components["schemas"]["ConsoleAccount"];
+            /** Entries */
+            entries: components["schemas"]["ConsoleEntry"][];
+            /** Nextcursor */
+            nextCursor: string | null;
+        };
+        /** ConsoleAccountPage */
+        ConsoleAccountPage: {
+            /** Items */
+            items: components["schemas"]["ConsoleAccount"][];
+            /** Nextcursor */
+            nextCursor: string | null;
+        };
         /**
          * ConsoleBuyer
          * @description A buyer as the console lists it, never its secret; money in dollars.
@@ -3063,12 +3816,22 @@ export interface components {
         ConsoleBuyer: {
             /** Active */
             active: boolean;
+            /** Available */
+            available: number | null;
+            /** Balance */
+            balance: number;
             /** Bidfloor */
             bidFloor: number | null;
+            /** Creditlimit */
+            creditLimit: number | null;
             /** Dailycap */
             dailyCap: number | null;
             /** Exclusive */
             exclusive: boolean;
+            /** Heldsince */
+            heldSince: string | null;
+            /** Hold */
+            hold: ("funds" | "overdue") | null;
             /** Hours */
             hours: string | null;
             /** Id */
@@ -3088,6 +3851,8 @@ export interface components {
             monthlyBudget: number | null;
             /** Name */
             name: string;
+            /** Netdays */
+            netDays: number;
             /** Paused */
             paused: boolean;
             /** Pausedat */
@@ -3106,6 +3871,11 @@ export interface components {
             spentThisMonth: number;
             /** States */
             states: string[];
+            /**
+             * Terms
+             * @enum {string}
+             */
+            terms: "prepaid" | "credit";
             /** Zips */
             zips: string[];
         };
@@ -3181,6 +3951,97 @@ export interface components {
             /** Items */
             items: components["schemas"]["ConsoleCredit"][];
         };
+        /** ConsoleEntry */
+        ConsoleEntry: {
+            /** Amount */
+            amount: number;
+            /** Balanceafter */
+            balanceAfter: number;
+            /** Cause */
+            cause: string;
+            /** Causeid */
+            causeId: string;
+            /** Createdat */
+            createdAt: string;
+            /** Createdby */
+            createdBy: string;
+            /** Description */
+            description: string;
+            /** Id */
+            id: number;
+            /** Kind */
+            kind: string;
+            /** Leadid */
+            leadId: string | null;
+            /** Leadreference */
+            leadReference: string | null;
+            /** Note */
+            note: string | null;
+            /** Reversedby */
+            reversedBy: number | null;
+            /** Reverses */
+            reverses: number | null;
+            /** Reversible */
+            reversible: boolean;
+        };
+        /** ConsoleInvoice */
+        ConsoleInvoice: {
+            /** Accountid */
+            accountId: string;
+            /**
+             * Accountkind
+             * @enum {string}
+             */
+            accountKind: "buyer" | "provider";
+            /** Accountname */
+            accountName: string;
+            /** Amountdue */
+            amountDue: number;
+            /** Charges */
+            charges: number;
+            /** Closingbalance */
+            closingBalance: number;
+            /** Credits */
+            credits: number;
+            /** Daysoverdue */
+            daysOverdue: number;
+            /** Dueat */
+            dueAt: string;
+            /** Emailedat */
+            emailedAt: string | null;
+            /** Id */
+            id: string;
+            /** Issuedat */
+            issuedAt: string;
+            /** Label */
+            label: string;
+            /** Month */
+            month: string;
+            /** Number */
+            number: number;
+            /** Openingbalance */
+            openingBalance: number;
+            /** Overdue */
+            overdue: boolean;
+            /** Ownerid */
+            ownerId: string;
+            /** Paidat */
+            paidAt: string | null;
+            /** Payments */
+            payments: number;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "open" | "paid";
+        };
+        /** ConsoleInvoicePage */
+        ConsoleInvoicePage: {
+            /** Items */
+            items: components["schemas"]["ConsoleInvoice"][];
+            /** Nextcursor */
+            nextCursor: string | null;
+        };
         /** ConsoleMessage */
         ConsoleMessage: {
             /** Message */
@@ -3200,6 +4061,53 @@ export interface components {
             /** Totpenabled */
             totpEnabled: boolean;
         };
+        /** ConsolePayment */
+        ConsolePayment: {
+            /** Accountid */
+            accountId: string;
+            /**
+             * Accountkind
+             * @enum {string}
+             */
+            accountKind: "buyer" | "provider";
+            /** Accountname */
+            accountName: string;
+            /** Amount */
+            amount: number;
+            /** Automatic */
+            automatic: boolean;
+            /** Createdat */
+            createdAt: string;
+            /** Failure */
+            failure: string | null;
+            /** Id */
+            id: string;
+            /**
+             * Method
+             * @enum {string}
+             */
+            method: "card" | "wire" | "cheque" | "other";
+            /** Note */
+            note: string | null;
+            /** Ownerid */
+            ownerId: string;
+            /** Recordedby */
+            recordedBy: string;
+            /** Settledat */
+            settledAt: string | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed" | "disputed" | "refunded";
+        };
+        /** ConsolePaymentPage */
+        ConsolePaymentPage: {
+            /** Items */
+            items: components["schemas"]["ConsolePayment"][];
+            /** Nextcursor */
+            nextCursor: string | null;
+        };
         /**
          * ConsoleProvider
          * @description A provider as the console shows it, with today's lead count and the portal's fields.
@@ -3207,14 +4115,24 @@ export interface components {
         ConsoleProvider: {
             /** Active */
             active: boolean;
+            /** Available */
+            available: number | null;
+            /** Balance */
+            balance: number;
             /** Creditcappercent */
             creditCapPercent: number;
+            /** Creditlimit */
+            creditLimit: number | null;
             /** Dailycap */
             dailyCap: number | null;
             /** Email */
             email: string | null;
             /** Haswebhooksecret */
             hasWebhookSecret: boolean;
+            /** Heldsince */
+            heldSince: string | null;
+            /** Hold */
+            hold: ("funds" | "overdue") | null;
             /** Id */
             id: string;
             /** Leadpricecents */
@@ -3232,6 +4150,8 @@ export interface components {
             mode: "direct" | "review";
             /** Name */
             name: string;
+            /** Netdays */
+            netDays: number;
             /** Paused */
             paused: boolean;
             /** Pausedby */
@@ -3247,6 +4167,11 @@ export interface components {
             services: string[];
             /** States */
             states: string[];
+            /**
+             * Terms
+             * @enum {string}
+             */
+            terms: "prepaid" | "credit";
             /** Verified */
             verified: boolean;
             /** Webhookurl */
@@ -3747,6 +4672,58 @@ export interface components {
              */
             width: "half" | "full";
         };
+        /** Funds */
+        Funds: {
+            autoTopup: components["schemas"]["AutoTopup"];
+            /** Available */
+            available: number | null;
+            /** Balance */
+            balance: number;
+            /** Cardpayments */
+            cardPayments: boolean;
+            /** Cardpaymentsnote */
+            cardPaymentsNote: string | null;
+            /** Creditlimit */
+            creditLimit: number | null;
+            /** Maxamount */
+            maxAmount: number;
+            /** Minamount */
+            minAmount: number;
+            /** Netdays */
+            netDays: number;
+            /** Payments */
+            payments: components["schemas"]["FundsPayment"][];
+            /**
+             * Terms
+             * @enum {string}
+             */
+            terms: "prepaid" | "credit";
+        };
+        /** FundsPayment */
+        FundsPayment: {
+            /** Amount */
+            amount: number;
+            /** Automatic */
+            automatic: boolean;
+            /** Createdat */
+            createdAt: string;
+            /** Failure */
+            failure: string | null;
+            /** Id */
+            id: string;
+            /**
+             * Method
+             * @enum {string}
+             */
+            method: "card" | "wire" | "cheque" | "other";
+            /** Settledat */
+            settledAt: string | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed" | "disputed" | "refunded";
+        };
         /** Funnel */
         Funnel: {
             /** Disqualifications */
@@ -3836,6 +4813,110 @@ export interface components {
             email: components["schemas"]["MailSent"];
             provider: components["schemas"]["ConsoleProvider"];
         };
+        /** InvoiceDetail */
+        InvoiceDetail: {
+            /** Accountname */
+            accountName: string;
+            /** Amountdue */
+            amountDue: number;
+            /** Charges */
+            charges: number;
+            /** Closingbalance */
+            closingBalance: number;
+            /** Credits */
+            credits: number;
+            /** Daysoverdue */
+            daysOverdue: number;
+            /** Dueat */
+            dueAt: string;
+            /** Id */
+            id: string;
+            /** Issuedat */
+            issuedAt: string;
+            /** Label */
+            label: string;
+            /** Linecount */
+            lineCount: number;
+            /** Lines */
+            lines: components["schemas"]["InvoiceLineView"][];
+            /** Month */
+            month: string;
+            /** Number */
+            number: number;
+            /** Openingbalance */
+            openingBalance: number;
+            /** Overdue */
+            overdue: boolean;
+            /** Paidat */
+            paidAt: string | null;
+            /** Payments */
+            payments: number;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "open" | "paid";
+            /** Stilldue */
+            stillDue: number;
+        };
+        /** InvoiceLineView */
+        InvoiceLineView: {
+            /** Amount */
+            amount: number;
+            /** At */
+            at: string;
+            /** Description */
+            description: string;
+            /** Kind */
+            kind: string;
+            /** Reference */
+            reference: string | null;
+        };
+        /** InvoicePage */
+        InvoicePage: {
+            /** Items */
+            items: components["schemas"]["InvoiceSummary"][];
+            /** Nextcursor */
+            nextCursor: string | null;
+        };
+        /** InvoiceSummary */
+        InvoiceSummary: {
+            /** Amountdue */
+            amountDue: number;
+            /** Charges */
+            charges: number;
+            /** Closingbalance */
+            closingBalance: number;
+            /** Credits */
+            credits: number;
+            /** Daysoverdue */
+            daysOverdue: number;
+            /** Dueat */
+            dueAt: string;
+            /** Id */
+            id: string;
+            /** Issuedat */
+            issuedAt: string;
+            /** Label */
+            label: string;
+            /** Month */
+            month: string;
+            /** Number */
+            number: number;
+            /** Openingbalance */
+            openingBalance: number;
+            /** Overdue */
+            overdue: boolean;
+            /** Paidat */
+            paidAt: string | null;
+            /** Payments */
+            payments: number;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "open" | "paid";
+        };
         /** KeyCount */
         KeyCount: {
             /** Count */
@@ -3854,6 +4935,28 @@ export interface components {
             key: string;
             /** Sales */
             sales: number;
+        };
+        /**
+         * LastCheck
+         * @description The last finished run of `servicematch ledger check`.
+         */
+        LastCheck: {
+            /** Accounts */
+            accounts: number;
+            /** Entries */
+            entries: number;
+            /** Finishedat */
+            finishedAt: string;
+            /** Id */
+            id: number;
+            /** Ok */
+            ok: boolean;
+            /** Problemcount */
+            problemCount: number;
+            /** Problems */
+            problems: string[];
+            /** Startedat */
+            startedAt: string;
         };
         /** LeadAccepted */
         LeadAccepted: {
@@ -4211,6 +5314,25 @@ export interface components {
             /** Sent */
             sent: boolean;
         };
+        /** MarkPaid */
+        MarkPaid: {
+            /**
+             * Method
+             * @default wire
+             * @enum {string}
+             */
+            method: "wire" | "cheque" | "other";
+            /** Note */
+            note: string;
+        };
+        /** MarkedPaid */
+        MarkedPaid: {
+            invoice: components["schemas"]["ConsoleInvoice"];
+            /** Paymentid */
+            paymentId: string | null;
+            /** Recorded */
+            recorded: number;
+        };
         /** MarketingPartners */
         MarketingPartners: {
             /** Note */
@@ -4220,6 +5342,13 @@ export interface components {
             /** Version */
             version: string;
         };
+        /** MoneySummary */
+        MoneySummary: {
+            cash: components["schemas"]["Cash"];
+            lastCheck: components["schemas"]["LastCheck"] | null;
+            range: components["schemas"]["DateRange"];
+            receivables: components["schemas"]["Receivables"];
+        };
         /**
          * NewBuyer
          * @description The answer to adding a buyer: the only one that carries its signing secret.
@@ -4227,12 +5356,22 @@ export interface components {
         NewBuyer: {
             /** Active */
             active: boolean;
+            /** Available */
+            available: number | null;
+            /** Balance */
+            balance: number;
             /** Bidfloor */
             bidFloor: number | null;
+            /** Creditlimit */
+            creditLimit: number | null;
             /** Dailycap */
             dailyCap: number | null;
             /** Exclusive */
             exclusive: boolean;
+            /** Heldsince */
+            heldSince: string | null;
+            /** Hold */
+            hold: ("funds" | "overdue") | null;
             /** Hours */
             hours: string | null;
             /** Id */
@@ -4252,6 +5391,8 @@ export interface components {
             monthlyBudget: number | null;
             /** Name */
             name: string;
+            /** Netdays */
+            netDays: number;
             /** Paused */
             paused: boolean;
             /** Pausedat */
@@ -4272,6 +5413,11 @@ export interface components {
             spentThisMonth: number;
             /** States */
             states: string[];
+            /**
+             * Terms
+             * @enum {string}
+             */
+            terms: "prepaid" | "credit";
             /** Zips */
             zips: string[];
         };
@@ -4544,6 +5690,25 @@ export interface components {
             /** Value */
             value: string;
         };
+        /**
+         * PaymentReceived
+         * @description Money received outside Stripe: dollars and cents, how, and what it was (a reference, a date).
+         */
+        PaymentReceived: {
+            /**
+             * Amount
+             * @description Dollars, like 1250.00
+             */
+            amount: number;
+            /**
+             * Method
+             * @default wire
+             * @enum {string}
+             */
+            method: "wire" | "cheque" | "other";
+            /** Note */
+            note: string;
+        };
         /** PingTried */
         PingTried: {
             /** Bid */
@@ -4674,6 +5839,14 @@ export interface components {
             /** Outcome */
             outcome: string;
         };
+        /**
+         * Posted
+         * @description The entry an adjustment or a reversal added, and its account after it.
+         */
+        Posted: {
+            account: components["schemas"]["ConsoleAccount"];
+            entry: components["schemas"]["ConsoleEntry"];
+        };
         /** ProviderCreate */
         ProviderCreate: {
             /**
@@ -4719,6 +5892,8 @@ export interface components {
             active?: boolean | null;
             /** Creditcappercent */
             creditCapPercent?: number | null;
+            /** Creditlimit */
+            creditLimit?: number | null;
             /** Dailycap */
             dailyCap?: number | null;
             /** Email */
@@ -4727,12 +5902,16 @@ export interface components {
             leadPriceCents?: number | null;
             /** Name */
             name?: string | null;
+            /** Netdays */
+            netDays?: number | null;
             /** Radiusmiles */
             radiusMiles?: number | null;
             /** Services */
             services?: string[] | null;
             /** States */
             states?: string[] | null;
+            /** Terms */
+            terms?: ("prepaid" | "credit") | null;
             /** Webhooksecret */
             webhookSecret?: string | null;
             /** Webhookurl */
@@ -5017,6 +6196,28 @@ export interface components {
             /** Question */
             question: string;
         };
+        /**
+         * Receivables
+         * @description Dollars, now.
+         */
+        Receivables: {
+            /** Accountsoverdue */
+            accountsOverdue: number;
+            /** Accountsowing */
+            accountsOwing: number;
+            /** Current */
+            current: number;
+            /** Funds */
+            funds: number;
+            /** Overdue1To30 */
+            overdue1to30: number;
+            /** Overdue31To60 */
+            overdue31to60: number;
+            /** Overdueover60 */
+            overdueOver60: number;
+            /** Owed */
+            owed: number;
+        };
         /** Recipient */
         Recipient: {
             /**
@@ -5035,6 +6236,12 @@ export interface components {
              * @description A name of `companies`, in the same order
              */
             name: string;
+        };
+        /** RecordedPayment */
+        RecordedPayment: {
+            /** Balance */
+            balance: number;
+            payment: components["schemas"]["ConsolePayment"];
         };
         /** Rejection */
         Rejection: {
@@ -5134,6 +6341,11 @@ export interface components {
             earningsPerLeadCents: number | null;
             /** Sales */
             sales: number;
+        };
+        /** Reversal */
+        Reversal: {
+            /** Note */
+            note: string;
         };
         /** ReviewItem */
         ReviewItem: {
@@ -5400,10 +6612,33 @@ export interface components {
             /** Stopped */
             stopped: number;
         };
+        /** StripeAnswer */
+        StripeAnswer: {
+            /**
+             * Outcome
+             * @enum {string}
+             */
+            outcome: "credited" | "recorded" | "duplicate" | "waiting" | "ignored";
+            /** Received */
+            received: boolean;
+        };
         /** SuggestionList */
         SuggestionList: {
             /** Suggestions */
             suggestions: components["schemas"]["AddressSuggestion"][];
+        };
+        /** TopupAsk */
+        TopupAsk: {
+            /**
+             * Amount
+             * @description Whole dollars charged each time, within minAmount..maxAmount
+             */
+            amount: number;
+            /**
+             * Threshold
+             * @description Whole dollars: top up when the balance falls under this
+             */
+            threshold: number;
         };
         /**
          * UrlChangeRefused
@@ -5417,7 +6652,7 @@ export interface components {
                 [key: string]: string;
             };
             /** Tests */
-            tests: components["schemas"]["UrlTest"][];
+            tests?: components["schemas"]["UrlTest"][];
         };
         /** UrlChangeResult */
         UrlChangeResult: {
@@ -5987,6 +7222,80 @@ export interface operations {
             };
         };
     };
+    read_standing_api_buyer_account_standing_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountStanding"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     start_totp_api_buyer_account_totp_post: {
         parameters: {
             query?: never;
@@ -6424,6 +7733,629 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    read_funds_api_buyer_funds_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Funds"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    start_checkout_api_buyer_funds_checkout_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutAsk"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutStarted"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Card payments are not set up (the answer says how to pay instead) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An amount outside minAmount..maxAmount, named in fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many payments started in the last hour */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stripe could not be reached: nothing was charged */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    read_payment_api_buyer_funds_payments__paymentId__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FundsPayment"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not one of this buyer's payments, or none: no body at all */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_topup_api_buyer_funds_topup_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TopupAsk"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Funds"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An amount outside minAmount..maxAmount, named in fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    stop_topup_api_buyer_funds_topup_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Funds"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_invoices_api_buyer_invoices_get: {
+        parameters: {
+            query?: {
+                /** @description The last page's nextCursor */
+                cursor?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoicePage"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    read_invoice_api_buyer_invoices__invoiceId__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invoice's id, as the list gives it */
+                invoiceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceDetail"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not one of this buyer's invoices (another buyer's, or none): no body at all */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    read_invoice_pdf_api_buyer_invoices__invoiceId__pdf_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invoice's id, as the list gives it */
+                invoiceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice as a PDF */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not one of this buyer's invoices (another buyer's, or none): no body at all */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request is not valid */
             422: {
@@ -8259,6 +10191,80 @@ export interface operations {
             };
         };
     };
+    read_standing_api_buyer_v1_account_standing_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountStanding"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     read_audit_api_buyer_v1_audit_get: {
         parameters: {
             query?: {
@@ -8396,6 +10402,381 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    read_funds_api_buyer_v1_funds_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Funds"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    read_payment_api_buyer_v1_funds_payments__paymentId__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FundsPayment"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not one of this buyer's payments, or none: no body at all */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_invoices_api_buyer_v1_invoices_get: {
+        parameters: {
+            query?: {
+                /** @description The last page's nextCursor */
+                cursor?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoicePage"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    read_invoice_api_buyer_v1_invoices__invoiceId__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invoice's id, as the list gives it */
+                invoiceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceDetail"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not one of this buyer's invoices (another buyer's, or none): no body at all */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    read_invoice_pdf_api_buyer_v1_invoices__invoiceId__pdf_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invoice's id, as the list gives it */
+                invoiceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice as a PDF */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not one of this buyer's invoices (another buyer's, or none): no body at all */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request is not valid */
             422: {
@@ -9412,6 +11793,325 @@ export interface operations {
             };
             /** @description The request is not valid */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_accounts_api_console_accounts_get: {
+        parameters: {
+            query?: {
+                kind?: "" | "buyer" | "provider";
+                status?: "" | "held" | "owing";
+                q?: string;
+                cursor?: string | null;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleAccountPage"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    read_account_api_console_accounts__accountId__get: {
+        parameters: {
+            query?: {
+                cursor?: string | null;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleAccountEntries"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No account with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    add_adjustment_api_console_accounts__accountId__adjustments_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Adjustment"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Posted"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No account with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    record_payment_api_console_accounts__accountId__payments_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentReceived"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordedPayment"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No account with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11378,6 +14078,421 @@ export interface operations {
             };
         };
     };
+    reverse_entry_api_console_entries__entryId__reverse_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Reversal"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Posted"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No entry with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The entry was reversed already, or is not reversed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_invoices_api_console_invoices_get: {
+        parameters: {
+            query?: {
+                status?: "" | "open" | "paid";
+                /** @description Only open invoices past their due date */
+                overdue?: boolean;
+                /** @description YYYY-MM, or empty for every month */
+                month?: string;
+                /** @description The last page's nextCursor */
+                cursor?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleInvoicePage"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    read_invoice_api_console_invoices__invoice_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invoice's id, as the list gives it */
+                invoice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceDetail"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No invoice with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    read_invoice_pdf_api_console_invoices__invoice_id__pdf_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invoice's id, as the list gives it */
+                invoice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice as a PDF */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No invoice with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    mark_paid_api_console_invoices__invoice_id__mark_paid_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invoice's id, as the list gives it */
+                invoice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkPaid"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarkedPaid"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No invoice with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The invoice is paid already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No note */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_leads_api_console_leads_get: {
         parameters: {
             query?: {
@@ -11620,6 +14735,83 @@ export interface operations {
             };
         };
     };
+    read_money_api_console_money_get: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MoneySummary"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_partner_lists_api_console_partner_lists_get: {
         parameters: {
             query?: never;
@@ -11636,6 +14828,83 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PartnerLists"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_payments_api_console_payments_get: {
+        parameters: {
+            query?: {
+                accountId?: string;
+                cursor?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsolePaymentPage"];
                 };
             };
             /** @description The request body could not be read */
@@ -13572,6 +16841,60 @@ export interface operations {
             };
         };
     };
+    stripe_webhook_api_payments_stripe_webhook_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StripeAnswer"];
+                };
+            };
+            /** @description Not signed by Stripe with this endpoint's secret */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Card payments are not set up: no body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Larger than any payment event */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     one_click_api_privacy_one_click_post: {
         parameters: {
             query?: never;
@@ -14565,6 +17888,632 @@ export interface operations {
             };
         };
     };
+    read_funds_api_pro_providers__provider_id__funds_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Funds"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not this account's provider or payment, or none: no body at all */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests from this address; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    start_checkout_api_pro_providers__provider_id__funds_checkout_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutAsk"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutStarted"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not this account's provider or payment, or none: no body at all */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Card payments are not set up (the answer says how to pay instead) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An amount outside minAmount..maxAmount, named in fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many payments started in the last hour */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stripe could not be reached: nothing was charged */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    read_payment_api_pro_providers__provider_id__funds_payments__paymentId__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: string;
+                provider_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FundsPayment"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not this account's provider or payment, or none: no body at all */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests from this address; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_topup_api_pro_providers__provider_id__funds_topup_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TopupAsk"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Funds"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not this account's provider or payment, or none: no body at all */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An amount outside minAmount..maxAmount, named in fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests from this address; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    stop_topup_api_pro_providers__provider_id__funds_topup_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Funds"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not this account's provider or payment, or none: no body at all */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests from this address; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_invoices_api_pro_providers__provider_id__invoices_get: {
+        parameters: {
+            query?: {
+                /** @description The last page's nextCursor */
+                cursor?: string | null;
+            };
+            header?: never;
+            path: {
+                provider_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoicePage"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not this account's provider or invoice, or none: no body at all */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests from this address; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    read_invoice_api_pro_providers__provider_id__invoices__invoice_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invoice's id, as the list gives it */
+                invoice_id: string;
+                provider_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceDetail"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not this account's provider or invoice, or none: no body at all */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests from this address; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    read_invoice_pdf_api_pro_providers__provider_id__invoices__invoice_id__pdf_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invoice's id, as the list gives it */
+                invoice_id: string;
+                provider_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice as a PDF */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not this account's provider or invoice, or none: no body at all */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests from this address; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     read_ledger_api_pro_providers__provider_id__ledger_get: {
         parameters: {
             query?: {
@@ -15295,6 +19244,80 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProviderReviews"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not this account's provider, or none: no body at all */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    read_standing_api_pro_providers__provider_id__standing_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountStanding"];
                 };
             };
             /** @description The request body could not be read */

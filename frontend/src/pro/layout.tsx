@@ -1,6 +1,7 @@
 import { PortalLayout as SharedPortalLayout } from '../shell/portal-layout'
 import { NAV } from './paths'
 import { useSession, useSignedIn } from './session'
+import { StandingBanner } from './standing-banner'
 import { AUDIENCE } from './ui'
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
@@ -13,7 +14,10 @@ export function PortalLayout() {
   const { provider, account } = useSignedIn()
   const { signOut } = useSession()
   return (
-    <SharedPortalLayout audience={AUDIENCE} name={provider.name} email={account.email} nav={NAV} signOut={signOut}
-      width="max-w-3xl" linkClass={linkClass} />
+    <>
+      <StandingBanner />
+      <SharedPortalLayout audience={AUDIENCE} name={provider.name} email={account.email} nav={NAV} signOut={signOut}
+        width="max-w-3xl" linkClass={linkClass} />
+    </>
   )
 }

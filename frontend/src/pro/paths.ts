@@ -10,6 +10,7 @@ export const PATHS = {
   offers: '/offers',
   offer: '/offers/:offerId',
   money: '/money',
+  invoice: '/money/invoices/:invoiceId',
   profile: '/profile',
   security: '/security',
   forgot: '/forgot',
@@ -21,11 +22,12 @@ export const PATHS = {
 } as const
 
 export const offerPath = (offerId: string) => `${PATHS.offers}/${encodeURIComponent(offerId)}`
+export const invoicePath = (invoiceId: string) => `${PATHS.money}/invoices/${encodeURIComponent(invoiceId)}`
 
 // The portal's navigation: what a provider uses most comes first, under the thumb on a phone.
 export const NAV: NavItem[] = [
   { to: PATHS.offers, label: 'Offers', icon: Tag, end: false },
-  { to: PATHS.money, label: 'Money', icon: Wallet, end: true },
+  { to: PATHS.money, label: 'Money', icon: Wallet, end: false },
   { to: PATHS.profile, label: 'Profile', icon: UserRound, end: true },
   { to: PATHS.security, label: 'Security', icon: ShieldCheck, end: false },
 ]

@@ -32,6 +32,7 @@ const router = createBrowserRouter(
         { path: PATHS.offers, ...page(() => import('./offers/offers-page')) },
         { path: PATHS.offer, ...page(() => import('./offers/offer-page')) },
         { path: PATHS.money, ...page(() => import('./money/money-page')) },
+        { path: PATHS.invoice, ...page(() => import('./money/invoices-page')) },
         { path: PATHS.profile, ...page(() => import('./profile/profile-page')) },
         { path: PATHS.security, ...page(() => import('./security-page')) },
         { path: '*', element: <ErrorNotice message="There is no portal page at this address." /> },

@@ -36,7 +36,7 @@ def test_accepting_charges_once_shows_the_contact_and_tells_the_consumer(
     assert first.json()["reference"] and first.json()["creditableUntil"]
     assert again.json() == {**first.json(), "decidedAt": again.json()["decidedAt"]}
     [charge] = ledger_of(session_factory, pro.provider_id)
-    assert (charge.kind, charge.amount_cents, charge.offer_id, charge.lead_id) == ("charge", 2500, offer.id, lead.id)
+    assert (charge.kind, charge.amount_cents, charge.cause_id, charge.lead_id) == ("charge", -2500, offer.id, lead.id)
     portal = [row for row in deliveries_to(session_factory, lead.id, pro.provider_id)
               if row.kind == TargetKind.PROVIDER_PORTAL]
     assert [(row.status, row.payload_kind, row.attempt_count, row.target_key) for row in portal] == [

@@ -12,6 +12,8 @@ from sqlalchemy import select
 
 from servicematch.app import create_app
 from servicematch.kernel import wakeup
+from servicematch.ledger.models import AccountKind, Terms
+from servicematch.ledger.terms import TermsChange, change_terms
 from servicematch.routing.models import ProviderOffer
 
 WAIT_SECONDS = 30
@@ -20,6 +22,11 @@ WAIT_SECONDS = 30
 def test_an_offer_made_in_the_worker_process_is_heard_of_in_the_web_process(app, settings, reviewer):
     # `app` is requested for its clean-up; the served app below shares its database.
     pro = reviewer()
+    # The worker process below makes accounts with production's default terms (prepaid, empty):
+    # this provider is on credit, as the tests' own processes make it.
+    with app.state.session_factory() as session:
+        change_terms(session, AccountKind.PROVIDER, pro.provider_id, TermsChange(terms=Terms.CREDIT))
+        session.commit()
     heard = threading.Event()
     wakeup.offers.subscribe(heard.set)
     served = create_app(settings.model_copy(update={"worker_enabled": True, "worker_poll_seconds": 600}))

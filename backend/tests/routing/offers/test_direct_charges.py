@@ -24,7 +24,7 @@ def test_a_direct_provider_is_charged_once_at_its_price_and_sent_the_lead_in_ful
         OfferStatus.ACCEPTED, True, False, charged)
     assert offer.decided_at is not None
     [charge] = ledger_of(session_factory, direct.id)
-    assert (charge.kind, charge.amount_cents, charge.offer_id, charge.lead_id) == ("charge", charged, offer.id, lead.id)
+    assert (charge.kind, charge.amount_cents, charge.cause_id, charge.lead_id) == ("charge", -charged, offer.id, lead.id)
     assert charge.description.endswith("lead, Austin TX 78701")
     # The lead by its own channel and nothing else: no portal hand-over, no "new offer" notice.
     rows = {(row.kind, row.payload_kind, row.status) for row in deliveries_to(session_factory, lead.id, direct.id)}

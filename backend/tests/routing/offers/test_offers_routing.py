@@ -93,7 +93,7 @@ def test_a_provider_at_its_daily_cap_or_weekly_budget_is_offered_no_more(
 
     assert offers_of(session_factory, second.id) == {}
     assert sum(entry.amount_cents for entry in ledger_of(session_factory, pro.provider_id)) == (
-        2500 if tap == "accept" else 0)
+        -2500 if tap == "accept" else 0)
 
 
 def test_auto_accept_takes_the_lead_at_once_charged_and_sent_in_full(reviewer, make_lead, session_factory):
@@ -103,7 +103,7 @@ def test_auto_accept_takes_the_lead_at_once_charged_and_sent_in_full(reviewer, m
     offer = offers_of(session_factory, lead.id)[pro.provider_id]
     assert offer.status == OfferStatus.ACCEPTED and offer.auto_accepted
     [charge] = ledger_of(session_factory, pro.provider_id)
-    assert (charge.kind, charge.amount_cents, charge.offer_id) == ("charge", 2500, offer.id)
+    assert (charge.kind, charge.amount_cents, charge.cause, charge.cause_id) == ("charge", -2500, "offer", offer.id)
     assert charge.description == "Heating & AC repair lead, Austin TX 78701" or charge.description.endswith(
         "lead, Austin TX 78701")
     rows = {(row.kind, row.payload_kind, row.status) for row in deliveries_to(session_factory, lead.id, pro.provider_id)}

@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { request } from '../api'
 import { EditorForm, useSave } from '../directory-parts'
+import { type AccountMoney, TermsFields, termsBody, termsDraftOf } from '../terms-fields'
 import type { Buyer } from '../types'
 import { Field, formatTime, inputClass } from '../ui'
 
@@ -15,7 +16,7 @@ interface PortalTerms {
   paused: boolean
   pausedAt: string | null
 }
-type EditedBuyer = Buyer & Partial<PortalTerms>
+type EditedBuyer = Buyer & Partial<PortalTerms> & Partial<AccountMoney>
 
 /** The buyer portal's settings an operator may lock, by the server's names. The labels avoid the
  * form's own field labels, so each field is still found by its label alone. */
@@ -125,6 +126,7 @@ export function BuyerForm({ buyer, onSaved, onCancel }: {
   onCancel: () => void
 }) {
   const [draft, setDraft] = useState(() => draftOf(buyer))
+  const [terms, setTerms] = useState(() => termsDraftOf(buyer))
   const set = (key: TextKey, value: string) => setDraft((d) => ({ ...d, [key]: value }))
   const toggleLock = (name: string, on: boolean) => setDraft((d) => {
     const others = d.lockedFields.filter((n) => n !== name)
@@ -139,9 +141,10 @@ export function BuyerForm({ buyer, onSaved, onCancel }: {
   )
 
   const { save, error, fieldErrors, busy } = useSave(async () => {
+    const body = { ...buyerBody(draft), ...termsBody(terms) }
     onSaved(buyer
-      ? await request<Buyer>('PATCH', `/buyers/${encodeURIComponent(buyer.id)}`, buyerBody(draft))
-      : await request<Buyer & { secret: string }>('POST', '/buyers', buyerBody(draft)))
+      ? await request<Buyer>('PATCH', `/buyers/${encodeURIComponent(buyer.id)}`, body)
+      : await request<Buyer & { secret: string }>('POST', '/buyers', body))
   })
 
   return (
@@ -176,6 +179,7 @@ export function BuyerForm({ buyer, onSaved, onCancel }: {
         'Days after a sale the buyer may return a lead; 0: no returns.')}
       {input('maxReturnPercent', 'Most returns (%)', { type: 'number', min: 0, max: 100, step: 1 },
         "Of last month's leads; empty: no maximum.")}
+      <TermsFields draft={terms} onChange={setTerms} errors={fieldErrors} account={buyer} />
       <LockedFields locked={draft.lockedFields} onToggle={toggleLock} error={fieldErrors.lockedFields} />
       {buyer?.paused && (
         <p className="text-sm text-amber-800 sm:col-span-2">

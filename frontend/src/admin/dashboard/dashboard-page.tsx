@@ -4,6 +4,7 @@ import type { Dashboard, KeyCount } from '../types'
 import { useApi } from '../use-api'
 import { Card, DeliveryCounts, ErrorNotice, Field, formatRatio, formatSeconds, inputClass, Loading, PageTitle, Stat } from '../ui'
 import { BreakdownChart, LeadsPerDayChart } from './charts'
+import { MoneyPanel } from '../money/money-panel'
 import { Funnels } from './funnels'
 import { RevenueSection } from './revenue'
 
@@ -70,6 +71,7 @@ export default function DashboardPage() {
             <Breakdown title="By source" items={data.bySource} />
           </div>
           <RevenueSection revenue={data.revenue} />
+          <MoneyPanel from={filters.values.from} to={filters.values.to} />
           <Card title="Call-flow clicks to call">
             {data.callClicks.length === 0 ? <p className="text-sm text-slate-500">No clicks to call.</p> : (
               <ul className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2 lg:grid-cols-3">

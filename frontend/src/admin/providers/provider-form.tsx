@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { request } from '../api'
 import { EditorForm, useSave } from '../directory-parts'
+import { type AccountMoney, TermsFields, termsBody, termsDraftOf } from '../terms-fields'
 import type { Provider } from '../types'
 import { Field, inputClass } from '../ui'
 
@@ -59,11 +60,12 @@ export function providerBody(draft: Draft) {
 }
 
 export function ProviderForm({ provider, onSaved, onCancel }: {
-  provider: Provider | null
+  provider: (Provider & Partial<AccountMoney>) | null
   onSaved: () => void
   onCancel: () => void
 }) {
   const [draft, setDraft] = useState(() => draftOf(provider))
+  const [terms, setTerms] = useState(() => termsDraftOf(provider))
   const input = (key: keyof Draft, label: string, extra: Record<string, unknown> = {}, hint?: string) => (
     <Field label={label} hint={hint} error={fieldErrors[key]}>
       <input className={inputClass} value={draft[key]}
@@ -72,8 +74,9 @@ export function ProviderForm({ provider, onSaved, onCancel }: {
   )
 
   const { save, error, fieldErrors, busy } = useSave(async () => {
-    if (provider) await request('PATCH', `/providers/${encodeURIComponent(String(provider.id))}`, providerBody(draft))
-    else await request('POST', '/providers', providerBody(draft))
+    const body = { ...providerBody(draft), ...termsBody(terms) }
+    if (provider) await request('PATCH', `/providers/${encodeURIComponent(String(provider.id))}`, body)
+    else await request('POST', '/providers', body)
     onSaved()
   })
 
@@ -96,6 +99,7 @@ export function ProviderForm({ provider, onSaved, onCancel }: {
         'What one accepted lead costs this provider. Empty: the service\'s list price.')}
       {input('creditCapPercent', 'Credit cap (%)', { type: 'number', min: 0, max: 100, step: 1, required: true },
         'Credits a month, as a share of the month\'s accepted leads (at least one unless 0).')}
+      <TermsFields draft={terms} onChange={setTerms} errors={fieldErrors} account={provider} />
     </EditorForm>
   )
 }

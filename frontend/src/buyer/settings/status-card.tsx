@@ -2,6 +2,7 @@ import { Pause, Play } from 'lucide-react'
 import { useState } from 'react'
 import { buttonClasses } from '../../components/button-classes'
 import { BuyerError, request } from '../api'
+import { StandingFacts } from '../standing-banner'
 import type { BuyerSettings } from '../types'
 import { Card, ErrorNotice, Facts } from '../ui'
 
@@ -46,6 +47,7 @@ export function StatusCard({ settings, onChanged }: { settings: BuyerSettings; o
           ['Leads sold to you', settings.exclusive ? 'Exclusive (to you only)' : 'Shared (up to three companies)'],
           ['Returns', returnPolicy(settings)],
         ]} />
+        <StandingFacts />
       </div>
     </Card>
   )

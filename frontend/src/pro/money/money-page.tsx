@@ -9,6 +9,8 @@ import type { CreditList, CreditRequestView, Statement } from '../paying-types'
 import { offerPath } from '../paths'
 import { useSignedIn } from '../session'
 import { Card, ErrorNotice, Loading, inputClass } from '../ui'
+import { FundsSection } from './funds-section'
+import { InvoicesCard } from './invoices-card'
 import { useNow } from '../use-now'
 
 const MONTH = /^\d{4}-\d{2}$/
@@ -51,6 +53,8 @@ export default function MoneyPage() {
             onMonth={(chosen) => setParams(chosen === currentMonth(now) ? {} : { month: chosen })} />
         </>
       ) : error ? null : <Loading label="Loading your statement…" />}
+      <FundsSection providerId={provider.id} />
+      <InvoicesCard providerId={provider.id} />
       {credits ? <CreditsCard credits={credits} /> : null}
     </div>
   )

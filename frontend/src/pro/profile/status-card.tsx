@@ -3,6 +3,7 @@ import { Fragment, useState } from 'react'
 import { buttonClasses } from '../../components/button-classes'
 import { PortalError, providerPath, request, type Profile } from '../api'
 import { formatMoney } from '../format'
+import { StandingFacts } from '../standing-banner'
 import { Card, ErrorNotice } from '../ui'
 
 /** Whether leads may come now, what they cost, and the switches that decide it: pause or resume,
@@ -57,6 +58,7 @@ export function StatusCard({ profile, onSaved }: { profile: Profile; onSaved: (p
           </dl>
         ) : null}
         {pausedByUs ? <p className="text-sm text-amber-900">Our team paused your account. Contact us to resume it.</p> : null}
+        <StandingFacts />
         <ErrorNotice message={error} />
         {profile.active ? (
           <button type="button" className={buttonClasses('secondary', 'w-full sm:w-auto')} disabled={busy}
