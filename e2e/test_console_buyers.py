@@ -62,6 +62,8 @@ def test_admin_adds_a_buyer_test_pings_it_and_sees_a_routed_leads_waterfall(
     form.get_by_label("Services").fill("hvac")
     form.get_by_label("ZIP codes").fill(BUYER_ZIP)
     form.get_by_label("Daily cap (leads)").fill("50")
+    # On credit, so it buys before any money is paid in (a new buyer is prepaid and empty).
+    form.get_by_label("Terms").select_option("credit")
     assert_fits_and_tappable(page, form)
     form.get_by_role("button", name="Save buyer").click()
 

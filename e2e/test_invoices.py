@@ -131,8 +131,9 @@ def test_a_buyers_person_gets_the_months_invoice_by_mail_reads_every_line_and_do
     page.get_by_role("button", name="Save and sign in").click()
     expect(page.get_by_role("heading", name="Leads bought", level=1)).to_be_visible()
 
-    # The list, then the invoice with every line and its PDF.
-    page.get_by_role("navigation", name="Portal").get_by_role("link", name="Invoices").click()
+    # From Billing to the list, then the invoice with every line and its PDF.
+    page.get_by_role("navigation", name="Portal").get_by_role("link", name="Billing").click()
+    page.get_by_role("link", name="See your invoices").click()
     expect(page.get_by_role("heading", name="Invoices", level=1)).to_be_visible()
     month_name = start.strftime("%B %Y")
     page.get_by_role("link", name=f"{label}, {month_name}").click()

@@ -1,16 +1,36 @@
-"""What signing in stores for both kinds of account: the columns of a session row, the audit log,
-and the e-mailed sign-in links."""
+"""What signing in stores for both kinds of account: the columns of an account and of a session row,
+the audit log, and the e-mailed sign-in links."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import JSON, DateTime, Index, String
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Index, LargeBinary, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from servicematch.kernel.clock import utcnow
 from servicematch.kernel.ids import new_id
 from servicematch.kernel.orm import Base, BigId
+
+
+class PasswordAccountColumns:
+    """A person who signs in to a portal with an e-mail, a password and an optional second factor:
+    every account table has these columns, and a foreign key to what the person signs in for.
+
+    The password is unset until the invitation's link is used.
+    """
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
+    email: Mapped[str] = mapped_column(String(254), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(200))
+    # The TOTP seed, encrypted with the data key; None while the second factor is off.
+    totp_secret: Mapped[bytes | None] = mapped_column(LargeBinary)
+    # A seed shown but not yet confirmed with a code from the person's app.
+    totp_pending: Mapped[bytes | None] = mapped_column(LargeBinary)
+    totp_last_step: Mapped[int | None] = mapped_column(BigInteger)
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    password_changed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class SessionColumns:

@@ -21,21 +21,17 @@ ends when the browser goes away and when the session ends, expires or goes idle 
 
 from __future__ import annotations
 
-import asyncio
 import json
-import time
 from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
 
 from fastapi import Request
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
-from starlette.concurrency import run_in_threadpool
 
-from servicematch.access.sessions import session_is_live
+from servicematch.access.event_stream import watched_events
 from servicematch.buyer.sessions import BUYER_PORTAL
 from servicematch.intake.models import Lead
-from servicematch.kernel.clock import utcnow
 from servicematch.kernel.references import shown_reference
 from servicematch.routing.models import Sale
 
@@ -48,7 +44,6 @@ RECENT = timedelta(minutes=10)
 # How long the browser waits before reconnecting after the stream ends (ms).
 RETRY_MS = 3000
 BOUGHT = "lead.bought"
-KEEPALIVE = b": keep-alive\n\n"
 
 
 class SaleWatch:
@@ -77,34 +72,9 @@ def bought_event(lead: dict[str, str]) -> bytes:
     return f"event: {BOUGHT}\ndata: {json.dumps(lead)}\n\n".encode()
 
 
-def _look(factory: sessionmaker[Session], watch: SaleWatch) -> list[dict[str, str]]:
-    with factory() as db:
-        return watch.look(db, utcnow())
-
-
-def _still_signed_in(factory: sessionmaker[Session], session_id: str, idle: timedelta) -> bool:
-    with factory() as db:
-        return session_is_live(db, BUYER_PORTAL, session_id, idle=idle)
-
-
-async def sale_events(request: Request, factory: sessionmaker[Session], *, watch: SaleWatch, session_id: str,
-                      idle: timedelta) -> AsyncIterator[bytes]:
-    last_sent = last_check = time.monotonic()
-    yield f"retry: {RETRY_MS}\n\n".encode()
-    while True:
-        bought = await run_in_threadpool(_look, factory, watch)
-        for lead in bought:
-            yield bought_event(lead)
-        now = time.monotonic()
-        if bought:
-            last_sent = now
-        if now - last_check >= SESSION_CHECK_SECONDS:
-            if not await run_in_threadpool(_still_signed_in, factory, session_id, idle):
-                return
-            last_check = now
-        if now - last_sent >= KEEPALIVE_SECONDS:
-            yield KEEPALIVE
-            last_sent = now
-        if await request.is_disconnected():
-            return
-        await asyncio.sleep(POLL_SECONDS)
+def sale_events(request: Request, factory: sessionmaker[Session], *, watch: SaleWatch, session_id: str,
+                idle: timedelta) -> AsyncIterator[bytes]:
+    return watched_events(request, factory, watch=watch, event=bought_event, kind=BUYER_PORTAL,
+                          session_id=session_id, idle=idle, poll_seconds=POLL_SECONDS,
+                          keepalive_seconds=KEEPALIVE_SECONDS, session_check_seconds=SESSION_CHECK_SECONDS,
+                          retry_ms=RETRY_MS)

@@ -6,44 +6,30 @@ from __future__ import annotations
 from datetime import datetime
 
 from sqlalchemy import (
-    BigInteger,
-    Boolean,
     DateTime,
     ForeignKey,
     Index,
     Integer,
-    LargeBinary,
     String,
     Text,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from servicematch.access.models import SessionColumns
+from servicematch.access.models import PasswordAccountColumns, SessionColumns
 from servicematch.kernel.clock import utcnow
 from servicematch.kernel.ids import new_id
 from servicematch.kernel.orm import Base
 
 
-class BuyerAccount(Base):
+class BuyerAccount(PasswordAccountColumns, Base):
     """One person who signs in for a buyer (a buyer may have several). The password is unset
     until the invitation's link is used."""
 
     __tablename__ = "buyer_accounts"
 
-    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     buyer_id: Mapped[str] = mapped_column(ForeignKey("buyers.id", ondelete="CASCADE"), index=True)
-    email: Mapped[str] = mapped_column(String(254), unique=True)
-    password_hash: Mapped[str | None] = mapped_column(String(200))
-    # The TOTP seed, encrypted with the data key; None while the second factor is off.
-    totp_secret: Mapped[bytes | None] = mapped_column(LargeBinary)
-    # A seed shown but not yet confirmed with a code from the person's app.
-    totp_pending: Mapped[bytes | None] = mapped_column(LargeBinary)
-    totp_last_step: Mapped[int | None] = mapped_column(BigInteger)
-    active: Mapped[bool] = mapped_column(Boolean, default=True)
     # The operator's e-mail (or "cli") that sent the invitation.
     invited_by: Mapped[str] = mapped_column(String(254), default="")
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    password_changed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class BuyerSession(SessionColumns, Base):

@@ -18,16 +18,11 @@ from servicematch.buyer.auth import Caller, SignedInBuyer, SignedInPerson
 from servicematch.buyer.prefixes import BothPrefixes
 from servicematch.deps import SessionDep, SettingsDep
 from servicematch.errors import ErrorBody
-from servicematch.kernel.clock import utcnow
-from servicematch.ledger import funds, stripe_gateway
+from servicematch.ledger import funds
 from servicematch.ledger.models import AccountKind
 
-
-class Action:
-    CHECKOUT = "buyer.funds.checkout"
-    TOPUP_SET = "buyer.funds.topup_set"
-    TOPUP_STOP = "buyer.funds.topup_stop"
-
+ACTIONS = funds.FundsActions(checkout="buyer.funds.checkout", topup_set="buyer.funds.topup_set",
+                             topup_stop="buyer.funds.topup_stop")
 
 # Where Stripe's Checkout sends the person back: the billing page's return page, or the page itself.
 PAID_PATH = "/buyer/billing/paid"
@@ -49,9 +44,12 @@ def _account(db, caller: Caller):
     return funds.find_account(db, AccountKind.BUYER, caller.buyer.id)
 
 
-def _audit(db, caller: Caller, action: str, detail: dict) -> None:
-    add_audit_entry(db, action=action, actor_id=caller.actor_id, actor_email=caller.who, ip=caller.ip,
-                    target=caller.buyer.id, detail=detail)
+def _payer(db, caller: Caller) -> funds.Payer:
+    def audit(action: str, detail: dict) -> None:
+        add_audit_entry(db, action=action, actor_id=caller.actor_id, actor_email=caller.who, ip=caller.ip,
+                        target=caller.buyer.id, detail=detail)
+    return funds.Payer(kind=AccountKind.BUYER, owner_id=caller.buyer.id, name=caller.buyer.name, by=caller.who,
+                       actions=ACTIONS, audit=audit)
 
 
 @on_both("GET", "/funds", response_model=funds.Funds,
@@ -72,33 +70,21 @@ def read_payment(payment_id: PaymentId, caller: SignedInBuyer, db: SessionDep) -
                      "once Stripe confirms the payment")
 def start_checkout(ask: funds.CheckoutAsk, caller: SignedInPerson, db: SessionDep,
                    settings: SettingsDep) -> funds.CheckoutStarted:
-    account = funds.account_to_pay(db, AccountKind.BUYER, caller.buyer.id, caller.buyer.name)
-    _audit(db, caller, Action.CHECKOUT, {"amount": ask.amount, "saveCard": ask.saveCard})
-    return funds.start_checkout(db, settings, account, ask, success_path=PAID_PATH, cancel_path=CANCEL_PATH,
-                                by=caller.who, now=utcnow())
+    return funds.checkout_for(db, settings, _payer(db, caller), ask, success_path=PAID_PATH,
+                              cancel_path=CANCEL_PATH)
 
 
 @portal.put("/funds/topup", response_model=funds.Funds, responses=TOPUP_REFUSED,
             summary="Automatic top-up: charge the saved card `amount` whenever the balance falls under `threshold` "
                     "(a person only)")
 def set_topup(ask: funds.TopupAsk, caller: SignedInPerson, db: SessionDep, settings: SettingsDep) -> funds.Funds:
-    account = funds.account_to_pay(db, AccountKind.BUYER, caller.buyer.id, caller.buyer.name)
-    funds.set_topup(settings, account, ask)
-    _audit(db, caller, Action.TOPUP_SET, {"threshold": ask.threshold, "amount": ask.amount})
-    db.commit()
-    return funds.funds_of(db, settings, account)
+    return funds.topup_for(db, settings, _payer(db, caller), ask)
 
 
 @portal.delete("/funds/topup", response_model=funds.Funds,
                summary="Stop automatic top-up and forget the saved card (a person only)")
 def stop_topup(caller: SignedInPerson, db: SessionDep, settings: SettingsDep) -> funds.Funds:
-    account = _account(db, caller)
-    card = funds.stop_topup(account) if account is not None else None
-    _audit(db, caller, Action.TOPUP_STOP, {"cardForgotten": card is not None})
-    db.commit()
-    if card is not None and stripe_gateway.enabled(settings):
-        stripe_gateway.forget_card(settings, card)
-    return funds.funds_of(db, settings, account)
+    return funds.stop_topup_for(db, settings, _payer(db, caller))
 
 
 router = both.router

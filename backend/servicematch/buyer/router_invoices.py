@@ -13,21 +13,18 @@ from fastapi import Path, Query
 from servicematch.buyer.auth import SignedInBuyer
 from servicematch.buyer.prefixes import BothPrefixes
 from servicematch.deps import SessionDep, SettingsDep
-from servicematch.errors import NothingHere
 from servicematch.kernel.clock import utcnow
-from servicematch.ledger.invoice_pdf import invoice_pdf
 from servicematch.ledger.invoice_views import (
     PDF_ANSWER,
     InvoiceDetail,
     InvoicePage,
     InvoicePdf,
-    detail_of,
     invoice_page,
-    own_invoice,
-    pdf_answer,
+    own_invoice_detail,
+    own_invoice_pdf,
+    owner_account_id,
 )
 from servicematch.ledger.models import AccountKind
-from servicematch.ledger.postings import accounts_of
 
 NOT_THEIRS = {404: {"description": "Not one of this buyer's invoices (another buyer's, or none): no body at all"}}
 InvoiceId = Annotated[str, Path(alias="invoiceId", max_length=64, description="The invoice's id, as the list gives it")]
@@ -37,8 +34,7 @@ on_both = both.route
 
 
 def _account_id(db, caller) -> str | None:
-    account = accounts_of(db, AccountKind.BUYER, [caller.buyer.id]).get(caller.buyer.id)
-    return account.id if account is not None else None
+    return owner_account_id(db, AccountKind.BUYER, caller.buyer.id)
 
 
 @on_both("GET", "/invoices", response_model=InvoicePage,
@@ -54,19 +50,13 @@ def list_invoices(caller: SignedInBuyer, db: SessionDep,
          summary="One of this buyer's invoices as a PDF")
 def read_invoice_pdf(invoice_id: InvoiceId, caller: SignedInBuyer, db: SessionDep,
                      settings: SettingsDep) -> InvoicePdf:
-    invoice = own_invoice(db, _account_id(db, caller), invoice_id)
-    if invoice is None:
-        raise NothingHere()
-    return pdf_answer(invoice_pdf(db, invoice, settings.brand_name), invoice.number)
+    return own_invoice_pdf(db, _account_id(db, caller), invoice_id, settings.brand_name)
 
 
 @on_both("GET", "/invoices/{invoiceId}", response_model=InvoiceDetail, responses=NOT_THEIRS,
          summary="One of this buyer's invoices: totals, amount due, due date and every line")
 def read_invoice(invoice_id: InvoiceId, caller: SignedInBuyer, db: SessionDep) -> InvoiceDetail:
-    invoice = own_invoice(db, _account_id(db, caller), invoice_id)
-    if invoice is None:
-        raise NothingHere()
-    return detail_of(db, invoice, utcnow())
+    return own_invoice_detail(db, _account_id(db, caller), invoice_id, utcnow())
 
 
 router = both.router

@@ -8,6 +8,8 @@ automatic top-up's threshold and amount. Money is in dollars in answers, whole d
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
@@ -16,7 +18,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from servicematch.errors import NothingHere, ServiceMatchError
-from servicematch.kernel.clock import as_utc
+from servicematch.kernel.clock import as_utc, utcnow
 from servicematch.kernel.numbers import whole_number
 from servicematch.ledger import payments, stripe_gateway
 from servicematch.ledger.models import LedgerAccount, Payment, PaymentMethod, PaymentStatus, Terms
@@ -210,3 +212,54 @@ def stop_topup(account: LedgerAccount) -> str | None:
     account.topup_threshold_cents = account.topup_amount_cents = None
     account.stripe_payment_method_id = None
     return card
+
+
+@dataclass(frozen=True)
+class FundsActions:
+    """A portal's audit-log names for Add funds and automatic top-up."""
+    checkout: str
+    topup_set: str
+    topup_stop: str
+
+
+@dataclass(frozen=True)
+class Payer:
+    """Whose money a portal's person moves (a buyer's or a provider's), in whose name, and how each
+    change goes on that portal's audit log: the log is kept above the ledger, so the portal hands
+    its own writer in."""
+    kind: str
+    owner_id: str
+    name: str
+    by: str
+    actions: FundsActions
+    audit: Callable[[str, dict], None]
+
+
+def checkout_for(session: Session, settings: Settings, payer: Payer, ask: CheckoutAsk, *, success_path: str,
+                 cancel_path: str) -> CheckoutStarted:
+    """Add funds by card, as both portals' routes do it: on the audit log, then a Checkout session."""
+    account = account_to_pay(session, payer.kind, payer.owner_id, payer.name)
+    payer.audit(payer.actions.checkout, {"amount": ask.amount, "saveCard": ask.saveCard})
+    return start_checkout(session, settings, account, ask, success_path=success_path, cancel_path=cancel_path,
+                          by=payer.by, now=utcnow())
+
+
+def topup_for(session: Session, settings: Settings, payer: Payer, ask: TopupAsk) -> Funds:
+    """Set automatic top-up, as both portals' routes do it, and answer the funds."""
+    account = account_to_pay(session, payer.kind, payer.owner_id, payer.name)
+    set_topup(settings, account, ask)
+    payer.audit(payer.actions.topup_set, {"threshold": ask.threshold, "amount": ask.amount})
+    session.commit()
+    return funds_of(session, settings, account)
+
+
+def stop_topup_for(session: Session, settings: Settings, payer: Payer) -> Funds:
+    """Stop automatic top-up, as both portals' routes do it; the card is detached at Stripe only
+    once that is committed."""
+    account = find_account(session, payer.kind, payer.owner_id)
+    card = stop_topup(account) if account is not None else None
+    payer.audit(payer.actions.topup_stop, {"cardForgotten": card is not None})
+    session.commit()
+    if card is not None and stripe_gateway.enabled(settings):
+        stripe_gateway.forget_card(settings, card)
+    return funds_of(session, settings, account)

@@ -15,9 +15,9 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from servicematch.errors import ServiceMatchError
+from servicematch.errors import NothingHere, ServiceMatchError
 from servicematch.kernel.clock import as_utc
-from servicematch.ledger.invoice_pdf import invoice_lines
+from servicematch.ledger.invoice_pdf import invoice_lines, invoice_pdf
 from servicematch.ledger.invoice_settling import invoice_label, outstanding_cents
 from servicematch.ledger.models import Invoice, InvoiceStatus, LedgerAccount
 
@@ -132,6 +132,29 @@ def own_invoice(session: Session, account_id: str | None, invoice_id: str) -> In
         return None
     return session.scalars(select(Invoice).where(Invoice.id == invoice_id[:36],
                                                  Invoice.account_id == account_id)).first()
+
+
+def owner_account_id(session: Session, kind: str, owner_id: str) -> str | None:
+    """The id of a buyer's or provider's account, or None before it has one (then it has no invoices)."""
+    account = session.scalars(select(LedgerAccount).where(LedgerAccount.kind == kind,
+                                                          LedgerAccount.owner_id == owner_id)).first()
+    return account.id if account is not None else None
+
+
+def own_invoice_pdf(session: Session, account_id: str | None, invoice_id: str, brand_name: str) -> InvoicePdf:
+    """One of the account's invoices as a PDF download, for both portals; another's, or none, a 404."""
+    invoice = own_invoice(session, account_id, invoice_id)
+    if invoice is None:
+        raise NothingHere()
+    return pdf_answer(invoice_pdf(session, invoice, brand_name), invoice.number)
+
+
+def own_invoice_detail(session: Session, account_id: str | None, invoice_id: str, now: datetime) -> InvoiceDetail:
+    """One of the account's invoices with its lines, for both portals; another's, or none, a 404."""
+    invoice = own_invoice(session, account_id, invoice_id)
+    if invoice is None:
+        raise NothingHere()
+    return detail_of(session, invoice, now)
 
 
 def decode_number_cursor(cursor: str | None) -> int | None:

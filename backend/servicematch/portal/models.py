@@ -7,21 +7,18 @@ from datetime import datetime
 
 from sqlalchemy import (
     JSON,
-    BigInteger,
-    Boolean,
     DateTime,
     Float,
     ForeignKey,
     Index,
     Integer,
-    LargeBinary,
     String,
     Text,
     UniqueConstraint,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from servicematch.access.models import SessionColumns
+from servicematch.access.models import PasswordAccountColumns, SessionColumns
 from servicematch.kernel.clock import utcnow
 from servicematch.kernel.ids import new_id
 from servicematch.kernel.orm import Base
@@ -64,23 +61,12 @@ class ProviderApplication(Base):
     provider_id: Mapped[str | None] = mapped_column(ForeignKey("providers.id", ondelete="SET NULL"))
 
 
-class ProviderAccount(Base):
+class ProviderAccount(PasswordAccountColumns, Base):
     """Who signs in to the portal for a provider. The password is unset until the invitation's link is used."""
 
     __tablename__ = "provider_accounts"
 
-    id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     provider_id: Mapped[str] = mapped_column(ForeignKey("providers.id", ondelete="CASCADE"), index=True)
-    email: Mapped[str] = mapped_column(String(254), unique=True)
-    password_hash: Mapped[str | None] = mapped_column(String(200))
-    # The TOTP seed, encrypted with the data key; None while the second factor is off.
-    totp_secret: Mapped[bytes | None] = mapped_column(LargeBinary)
-    # A seed shown to the provider but not yet confirmed with a code from its app.
-    totp_pending: Mapped[bytes | None] = mapped_column(LargeBinary)
-    totp_last_step: Mapped[int | None] = mapped_column(BigInteger)
-    active: Mapped[bool] = mapped_column(Boolean, default=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    password_changed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class ProviderSession(SessionColumns, Base):

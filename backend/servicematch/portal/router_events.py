@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections.abc import AsyncIterator
+from contextlib import aclosing
 from datetime import datetime, timedelta
 from typing import Self
 
@@ -37,9 +37,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session, sessionmaker
-from starlette.concurrency import run_in_threadpool
 
-from servicematch.access.sessions import session_is_live
+from servicematch.access.event_stream import watched_events
 from servicematch.deps import SessionDep, SessionFactoryDep, SettingsDep
 from servicematch.errors import SIGNED_IN_ERROR_RESPONSES
 from servicematch.kernel import wakeup
@@ -123,41 +122,15 @@ def offer_event(change: dict[str, str]) -> bytes:
     return f"event: offer\ndata: {json.dumps(change)}\n\n".encode()
 
 
-KEEPALIVE = b": keep-alive\n\n"
-
-
-def _look(factory: sessionmaker[Session], watch: OfferWatch) -> list[dict[str, str]]:
-    with factory() as db:
-        return watch.look(db, utcnow())
-
-
-def _still_signed_in(factory: sessionmaker[Session], session_id: str, idle: timedelta) -> bool:
-    with factory() as db:
-        return session_is_live(db, PORTAL, session_id, idle=idle)
-
-
 async def offer_events(request: Request, factory: sessionmaker[Session], *, watch: OfferWatch, session_id: str,
                        idle: timedelta) -> AsyncIterator[bytes]:
-    last_sent = last_check = time.monotonic()
-    yield f"retry: {RETRY_MS}\n\n".encode()
     with OfferSignal() as signal:
-        while True:
-            changes = await run_in_threadpool(_look, factory, watch)
-            for change in changes:
-                yield offer_event(change)
-            now = time.monotonic()
-            if changes:
-                last_sent = now
-            if now - last_check >= SESSION_CHECK_SECONDS:
-                if not await run_in_threadpool(_still_signed_in, factory, session_id, idle):
-                    return
-                last_check = now
-            if now - last_sent >= KEEPALIVE_SECONDS:
-                yield KEEPALIVE
-                last_sent = now
-            if await request.is_disconnected():
-                return
-            await signal.wait(POLL_SECONDS)
+        async with aclosing(watched_events(
+                request, factory, watch=watch, event=offer_event, kind=PORTAL, session_id=session_id, idle=idle,
+                poll_seconds=POLL_SECONDS, keepalive_seconds=KEEPALIVE_SECONDS,
+                session_check_seconds=SESSION_CHECK_SECONDS, retry_ms=RETRY_MS, wait=signal.wait)) as stream:
+            async for chunk in stream:
+                yield chunk
 
 
 @router.get("/providers/{provider_id}/events", response_class=StreamingResponse,

@@ -14,17 +14,12 @@ from fastapi import APIRouter, Path
 from servicematch.access.models import add_audit_entry
 from servicematch.deps import SessionDep, SettingsDep
 from servicematch.errors import ErrorBody
-from servicematch.kernel.clock import utcnow
-from servicematch.ledger import funds, stripe_gateway
+from servicematch.ledger import funds
 from servicematch.ledger.models import AccountKind
 from servicematch.portal.auth import Caller, OwnProvider
 
-
-class Action:
-    CHECKOUT = "portal.funds.checkout"
-    TOPUP_SET = "portal.funds.topup_set"
-    TOPUP_STOP = "portal.funds.topup_stop"
-
+ACTIONS = funds.FundsActions(checkout="portal.funds.checkout", topup_set="portal.funds.topup_set",
+                             topup_stop="portal.funds.topup_stop")
 
 # Where Stripe's Checkout sends the provider back: the money page, which shows the payment.
 RETURN_PATH = "/pro/money"
@@ -45,9 +40,12 @@ def _account(db, caller: Caller):
     return funds.find_account(db, AccountKind.PROVIDER, caller.provider.id)
 
 
-def _audit(db, caller: Caller, action: str, detail: dict) -> None:
-    add_audit_entry(db, action=action, actor_id=caller.account.id, actor_email=caller.account.email, ip=caller.ip,
-                    target=caller.provider.id, detail=detail)
+def _payer(db, caller: Caller) -> funds.Payer:
+    def audit(action: str, detail: dict) -> None:
+        add_audit_entry(db, action=action, actor_id=caller.account.id, actor_email=caller.account.email,
+                        ip=caller.ip, target=caller.provider.id, detail=detail)
+    return funds.Payer(kind=AccountKind.PROVIDER, owner_id=caller.provider.id, name=caller.provider.name,
+                       by=caller.account.email, actions=ACTIONS, audit=audit)
 
 
 @router.get("", response_model=funds.Funds,
@@ -68,28 +66,16 @@ def read_payment(payment_id: PaymentId, caller: OwnProvider, db: SessionDep) -> 
                      "confirms the payment")
 def start_checkout(ask: funds.CheckoutAsk, caller: OwnProvider, db: SessionDep,
                    settings: SettingsDep) -> funds.CheckoutStarted:
-    account = funds.account_to_pay(db, AccountKind.PROVIDER, caller.provider.id, caller.provider.name)
-    _audit(db, caller, Action.CHECKOUT, {"amount": ask.amount, "saveCard": ask.saveCard})
-    return funds.start_checkout(db, settings, account, ask, success_path=RETURN_PATH, cancel_path=RETURN_PATH,
-                                by=caller.account.email, now=utcnow())
+    return funds.checkout_for(db, settings, _payer(db, caller), ask, success_path=RETURN_PATH,
+                              cancel_path=RETURN_PATH)
 
 
 @router.put("/topup", response_model=funds.Funds, responses=TOPUP_REFUSED,
             summary="Automatic top-up: charge the saved card `amount` whenever the balance falls under `threshold`")
 def set_topup(ask: funds.TopupAsk, caller: OwnProvider, db: SessionDep, settings: SettingsDep) -> funds.Funds:
-    account = funds.account_to_pay(db, AccountKind.PROVIDER, caller.provider.id, caller.provider.name)
-    funds.set_topup(settings, account, ask)
-    _audit(db, caller, Action.TOPUP_SET, {"threshold": ask.threshold, "amount": ask.amount})
-    db.commit()
-    return funds.funds_of(db, settings, account)
+    return funds.topup_for(db, settings, _payer(db, caller), ask)
 
 
 @router.delete("/topup", response_model=funds.Funds, summary="Stop automatic top-up and forget the saved card")
 def stop_topup(caller: OwnProvider, db: SessionDep, settings: SettingsDep) -> funds.Funds:
-    account = _account(db, caller)
-    card = funds.stop_topup(account) if account is not None else None
-    _audit(db, caller, Action.TOPUP_STOP, {"cardForgotten": card is not None})
-    db.commit()
-    if card is not None and stripe_gateway.enabled(settings):
-        stripe_gateway.forget_card(settings, card)
-    return funds.funds_of(db, settings, account)
+    return funds.stop_topup_for(db, settings, _payer(db, caller))

@@ -12,21 +12,18 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query
 
 from servicematch.deps import SessionDep, SettingsDep
-from servicematch.errors import NothingHere
 from servicematch.kernel.clock import utcnow
-from servicematch.ledger.invoice_pdf import invoice_pdf
 from servicematch.ledger.invoice_views import (
     PDF_ANSWER,
     InvoiceDetail,
     InvoicePage,
     InvoicePdf,
-    detail_of,
     invoice_page,
-    own_invoice,
-    pdf_answer,
+    own_invoice_detail,
+    own_invoice_pdf,
+    owner_account_id,
 )
 from servicematch.ledger.models import AccountKind
-from servicematch.ledger.postings import accounts_of
 from servicematch.portal.auth import Caller, OwnProvider
 
 NOT_THEIRS = {404: {"description": "Not this account's provider or invoice, or none: no body at all"}}
@@ -37,8 +34,7 @@ router = APIRouter(prefix="/providers/{provider_id}/invoices", responses=NOT_THE
 
 
 def _account_id(db, caller: Caller) -> str | None:
-    account = accounts_of(db, AccountKind.PROVIDER, [caller.provider.id]).get(caller.provider.id)
-    return account.id if account is not None else None
+    return owner_account_id(db, AccountKind.PROVIDER, caller.provider.id)
 
 
 @router.get("", response_model=InvoicePage, summary="The provider's monthly invoices, newest first; 24 a page")
@@ -52,16 +48,10 @@ def list_invoices(caller: OwnProvider, db: SessionDep,
 @router.get("/{invoice_id}.pdf", response_class=InvoicePdf, responses=PDF_ANSWER,
             summary="One of the provider's invoices as a PDF")
 def read_invoice_pdf(invoice_id: InvoiceId, caller: OwnProvider, db: SessionDep, settings: SettingsDep) -> InvoicePdf:
-    invoice = own_invoice(db, _account_id(db, caller), invoice_id)
-    if invoice is None:
-        raise NothingHere()
-    return pdf_answer(invoice_pdf(db, invoice, settings.brand_name), invoice.number)
+    return own_invoice_pdf(db, _account_id(db, caller), invoice_id, settings.brand_name)
 
 
 @router.get("/{invoice_id}", response_model=InvoiceDetail,
             summary="One of the provider's invoices: totals, amount due, due date and every line")
 def read_invoice(invoice_id: InvoiceId, caller: OwnProvider, db: SessionDep) -> InvoiceDetail:
-    invoice = own_invoice(db, _account_id(db, caller), invoice_id)
-    if invoice is None:
-        raise NothingHere()
-    return detail_of(db, invoice, utcnow())
+    return own_invoice_detail(db, _account_id(db, caller), invoice_id, utcnow())

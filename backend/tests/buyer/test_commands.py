@@ -7,25 +7,19 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from click.testing import CliRunner
+from cli_support import shell_cli
 from fastapi.testclient import TestClient
 from portal_support import PASSWORD, body
 from sqlalchemy import select
 
 from servicematch.buyer.models import BuyerAccount, BuyerToken
-from servicematch.cli import main
-from servicematch.settings import get_settings
 
 
 @pytest.fixture
 def cli(monkeypatch, settings):
-    for name, value in {"DATABASE_URL": settings.database_url, "DATA_KEY": settings.data_key, "ENVIRONMENT": "test",
-                        "MAIL_DIR": str(settings.mail_dir), "SITE_ORIGIN": settings.site_origin}.items():
-        monkeypatch.setenv(f"SERVICEMATCH_{name}", value)
-    monkeypatch.delenv("SERVICEMATCH_SMTP_HOST", raising=False)
-    get_settings.cache_clear()
-    yield lambda *args: CliRunner().invoke(main, list(args), catch_exceptions=False)
-    get_settings.cache_clear()
+    with shell_cli(monkeypatch, settings, env={"MAIL_DIR": str(settings.mail_dir),
+                                               "SITE_ORIGIN": settings.site_origin}, unset=("SMTP_HOST",)) as run:
+        yield run
 
 
 def _people(app, buyer_id: str) -> list[BuyerAccount]:

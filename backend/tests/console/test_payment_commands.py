@@ -5,7 +5,7 @@ name, a bad amount or a blank note, and nothing recorded then. `payments list` s
 from __future__ import annotations
 
 import pytest
-from click.testing import CliRunner
+from cli_support import shell_cli
 from sqlalchemy import select
 
 from servicematch.access.models import AuditEntry
@@ -14,17 +14,12 @@ from servicematch.delivery.models import Provider
 from servicematch.kernel.clock import utcnow
 from servicematch.ledger.models import AccountKind, EntryKind, LedgerAccount, LedgerEntry, Payment
 from servicematch.routing.buyers import BuyerTerms, add_buyer
-from servicematch.settings import get_settings
 
 
 @pytest.fixture
 def cli(monkeypatch, settings):
-    for name, value in {"DATABASE_URL": settings.database_url, "DATA_KEY": settings.data_key,
-                        "ENVIRONMENT": "test"}.items():
-        monkeypatch.setenv(f"SERVICEMATCH_{name}", value)
-    get_settings.cache_clear()
-    yield lambda *args: CliRunner().invoke(payments, list(args), catch_exceptions=False)
-    get_settings.cache_clear()
+    with shell_cli(monkeypatch, settings, payments) as run:
+        yield run
 
 
 def _buyer(app, name: str) -> str:

@@ -4,25 +4,20 @@ hand, nothing new the second time, a clear refusal of a month that is not one or
 from __future__ import annotations
 
 import pytest
-from click.testing import CliRunner
+from cli_support import shell_cli
 from invoice_support import MONTH, charge, ledger_account
 from portal_support import Mailbox
 
-from servicematch.cli import main
 from servicematch.kernel.clock import utcnow
 from servicematch.ledger.models import AccountKind
-from servicematch.settings import get_settings
 
 
 @pytest.fixture
 def cli(monkeypatch, settings, tmp_path):
-    for name, value in {"DATABASE_URL": settings.database_url, "DATA_KEY": settings.data_key, "ENVIRONMENT": "test",
-                        "MAIL_DIR": str(tmp_path / "mail"), "SITE_ORIGIN": "https://servicematch.example"}.items():
-        monkeypatch.setenv(f"SERVICEMATCH_{name}", value)
-    monkeypatch.delenv("SERVICEMATCH_SMTP_HOST", raising=False)
-    get_settings.cache_clear()
-    yield lambda *args: CliRunner().invoke(main, list(args), catch_exceptions=False)
-    get_settings.cache_clear()
+    with shell_cli(monkeypatch, settings, env={"MAIL_DIR": str(tmp_path / "mail"),
+                                               "SITE_ORIGIN": "https://servicematch.example"},
+                   unset=("SMTP_HOST",)) as run:
+        yield run
 
 
 def test_a_month_is_issued_and_mailed_once_and_listed(app, cli, add_provider, tmp_path):

@@ -4,13 +4,11 @@ set in the transaction that adds the provider; an update changes only what it is
 from __future__ import annotations
 
 import pytest
-from click.testing import CliRunner
+from cli_support import shell_cli
 from sqlalchemy import select
 
-from servicematch.cli import main
 from servicematch.delivery.models import Provider
 from servicematch.ledger.models import AccountKind, LedgerAccount
-from servicematch.settings import get_settings
 
 ADD = ("providers", "add", "--name", "Cool Air", "--email", "dispatch@coolair.example", "--service", "hvac",
        "--state", "TX")
@@ -18,13 +16,8 @@ ADD = ("providers", "add", "--name", "Cool Air", "--email", "dispatch@coolair.ex
 
 @pytest.fixture
 def cli(monkeypatch, settings):
-    """Run the CLI against the test database, reading settings from the environment like a shell."""
-    for name, value in {"DATABASE_URL": settings.database_url, "DATA_KEY": settings.data_key,
-                        "ENVIRONMENT": "test"}.items():
-        monkeypatch.setenv(f"SERVICEMATCH_{name}", value)
-    get_settings.cache_clear()
-    yield lambda *args: CliRunner().invoke(main, list(args), catch_exceptions=False)
-    get_settings.cache_clear()
+    with shell_cli(monkeypatch, settings) as run:
+        yield run
 
 
 def account(app, provider_id: str) -> LedgerAccount:

@@ -6,13 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
+from cli_support import shell_cli
 from sqlalchemy import select
 
-from servicematch.cli import main
 from servicematch.ledger.models import AccountKind, LedgerAccount
 from servicematch.routing.models import Buyer
-from servicematch.settings import get_settings
 
 ADD = ("buyers", "add", "--name", "Bright Leads", "--post-url", "https://bright.example/post", "--price", "31.50",
        "--states", "TX")
@@ -20,13 +18,8 @@ ADD = ("buyers", "add", "--name", "Bright Leads", "--post-url", "https://bright.
 
 @pytest.fixture
 def cli(monkeypatch, settings):
-    """Run the CLI against the test database, reading settings from the environment like a shell."""
-    for name, value in {"DATABASE_URL": settings.database_url, "DATA_KEY": settings.data_key,
-                        "ENVIRONMENT": "test"}.items():
-        monkeypatch.setenv(f"SERVICEMATCH_{name}", value)
-    get_settings.cache_clear()
-    yield lambda *args: CliRunner().invoke(main, list(args), catch_exceptions=False)
-    get_settings.cache_clear()
+    with shell_cli(monkeypatch, settings) as run:
+        yield run
 
 
 def stored(app, buyer_id: str) -> tuple[Buyer, LedgerAccount]:

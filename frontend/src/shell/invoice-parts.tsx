@@ -2,9 +2,13 @@
 // portal's money page): its shapes as the servers answer them (backend/servicematch/ledger/
 // invoice_views.py), the list's rows and one invoice with its lines. Money is in dollars, signed as
 // the balance moves: a charge is negative, a payment positive; a negative balance is owed.
-import { Download } from 'lucide-react'
+import { ArrowLeft, Download } from 'lucide-react'
+import { useEffect, useState } from 'react'
 import { Link } from 'react-router'
 import { buttonClasses } from '../components/button-classes'
+import { ErrorNotice } from './portal-ui'
+import type { SessionApiError, SessionClient } from './session-client'
+import { Loading } from './ui'
 
 export interface InvoiceSummary {
   id: string
@@ -157,5 +161,49 @@ function LineList({ lines }: { lines: InvoiceLine[] }) {
         </li>
       ))}
     </ul>
+  )
+}
+
+/** One of the signed-in account's invoices, read from its portal's API at `path`: the page both
+ * portals show, with a link back to where their invoices are listed. */
+export function OwnInvoice({ request, path, pdfHref, backTo, backLabel }: {
+  request: SessionClient['request']
+  path: string
+  pdfHref: string
+  backTo: string
+  backLabel: string
+}) {
+  const [invoice, setInvoice] = useState<InvoiceDetail | null>(null)
+  const [missing, setMissing] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+
+  useEffect(() => {
+    request<InvoiceDetail>('GET', path).then(setInvoice, (refusal: SessionApiError) => {
+      // Another account's invoice, or none: the same answer, with nothing in it.
+      if (refusal.status === 404) setMissing(true)
+      else setError(refusal.message)
+    })
+  }, [request, path])
+
+  const back = (
+    <Link to={backTo} className="inline-flex min-h-11 items-center gap-1 text-sm font-semibold text-brand-700 underline">
+      <ArrowLeft size={16} aria-hidden="true" /> {backLabel}
+    </Link>
+  )
+  if (missing) {
+    return (
+      <div className="space-y-4">
+        {back}
+        <h1 className="text-2xl font-bold text-slate-900">Invoice not found</h1>
+        <p className="text-base text-slate-700">There is no invoice of yours at this address.</p>
+      </div>
+    )
+  }
+  return (
+    <div className="space-y-4">
+      {back}
+      <ErrorNotice message={error} />
+      {invoice ? <InvoiceView invoice={invoice} pdfHref={pdfHref} /> : error ? null : <Loading label="Loading the invoice…" />}
+    </div>
   )
 }

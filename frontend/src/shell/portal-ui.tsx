@@ -28,6 +28,29 @@ export function Card({ title, id, children, actions }: { title: string; id: stri
   )
 }
 
+/** The consumer's answers to the request's questions, as both portals show a lead: the title names
+ * the consumer in the portal's own words, and the list's layout is the page's. */
+export function AnswersCard({ title, answers, listClassName }: {
+  title: string
+  answers: { question: string; answer: string }[]
+  listClassName: string
+}) {
+  return (
+    <Card title={title} id="answers-heading">
+      {answers.length ? (
+        <dl className={listClassName}>
+          {answers.map(({ question, answer }) => (
+            <div key={question}>
+              <dt className="text-sm text-slate-600">{question}</dt>
+              <dd className="text-base font-semibold text-slate-900">{answer}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : <p className="text-sm text-slate-600">No answers beyond the service and the place.</p>}
+    </Card>
+  )
+}
+
 /** The brand as a portal shows it, with whom the portal is for (the site's logo links into the
  * site's own router, not a portal's). */
 export function BrandMark({ audience, inverted = false }: { audience: string; inverted?: boolean }) {

@@ -1,13 +1,11 @@
-import { Check, X } from 'lucide-react'
-import { useState } from 'react'
 import { Link } from 'react-router'
 import type { components } from '../../lib/api-schema'
-import { request } from '../api'
-import { useCardAction } from '../directory-parts'
 import { PATHS } from '../paths'
+import { ReviewActions } from '../review-actions'
 import { useOperator } from '../session'
-import { CardNotices, DecisionRows, NoteForm, StatusListPage } from '../status-list'
-import { buttonClass, Card, formatDollars, formatTime, StatusBadge } from '../ui'
+import { DecisionRows, StatusListPage } from '../status-list'
+import { Card, formatDollars, formatTime, StatusBadge } from '../ui'
+import { useReview, waited } from '../use-review'
 
 type Credit = components['schemas']['ConsoleCredit']
 
@@ -17,35 +15,14 @@ const STATUSES = [
   { value: 'denied', label: 'Denied' },
 ]
 
-/** How long a request has waited, in words: "3 h", "2 days". */
-function age(createdAt: string, now = Date.now()): string {
-  const hours = Math.max(0, Math.floor((now - Date.parse(createdAt)) / 3_600_000))
-  if (hours < 1) return 'under an hour'
-  if (hours < 48) return `${hours} h`
-  return `${Math.floor(hours / 24)} days`
-}
-
-type Deciding = 'approve' | 'deny' | null
-
 /** One request; a decision updates it in place, so its outcome stays in sight until the list is reloaded. */
 function CreditCard({ credit: listed, isAdmin }: { credit: Credit; isAdmin: boolean }) {
-  const [credit, setCredit] = useState(listed)
-  const { run, notice, error, busy } = useCardAction()
-  const [deciding, setDeciding] = useState<Deciding>(null)
-  const [note, setNote] = useState('')
+  const review = useReview(listed, 'credits', (decided, approving) => approving
+    ? `Approved: ${formatDollars(decided.amountCents)} credited to ${decided.providerName}.`
+    : `Denied: ${decided.providerName} sees your note.`)
+  const { item: credit } = review
   const title = `${credit.providerName}: ${credit.reasonLabel}`
   const place = [credit.serviceName, [credit.city, credit.state].filter(Boolean).join(', ')].filter(Boolean).join(' · ')
-
-  const decide = () => {
-    const approving = deciding === 'approve'
-    void run(() => request<Credit>('POST', `/credits/${encodeURIComponent(credit.id)}/${approving ? 'approve' : 'deny'}`,
-      approving ? (note.trim() ? { note } : {}) : { note }), (decided) => {
-      setCredit(decided)
-      setDeciding(null)
-      return [true, approving ? `Approved: ${formatDollars(decided.amountCents)} credited to ${decided.providerName}.`
-        : `Denied: ${decided.providerName} sees your note.`]
-    })
-  }
 
   return (
     <Card title={title} actions={<StatusBadge status={credit.status} />}>
@@ -59,29 +36,11 @@ function CreditCard({ credit: listed, isAdmin }: { credit: Credit; isAdmin: bool
         <dt className="text-slate-500">Reason</dt><dd>{credit.reasonLabel}</dd>
         <dt className="text-slate-500">Their words</dt><dd className="min-w-0 whitespace-pre-line break-words">{credit.detail || '—'}</dd>
         <dt className="text-slate-500">Amount</dt><dd className="tabular-nums">{formatDollars(credit.amountCents)}</dd>
-        <dt className="text-slate-500">Asked</dt><dd>{formatTime(credit.createdAt)} ({age(credit.createdAt)} ago)</dd>
+        <dt className="text-slate-500">Asked</dt><dd>{formatTime(credit.createdAt)} ({waited(credit.createdAt)} ago)</dd>
         <DecisionRows decidedAt={credit.decidedAt} decidedBy={credit.decidedBy} noteLabel="Note" note={credit.decisionNote} />
       </dl>
-      <CardNotices error={error} notice={notice} />
-      {isAdmin && credit.status === 'pending' && !deciding && (
-        <div className="mt-3 flex flex-wrap gap-2">
-          <button type="button" className={buttonClass('primary')} onClick={() => setDeciding('approve')}
-            aria-label={`Approve the credit for ${credit.providerName}`}>
-            <Check size={16} aria-hidden="true" /> Approve
-          </button>
-          <button type="button" className={buttonClass('danger')} onClick={() => setDeciding('deny')}
-            aria-label={`Deny the credit for ${credit.providerName}`}>
-            <X size={16} aria-hidden="true" /> Deny
-          </button>
-        </div>
-      )}
-      {deciding && credit.status === 'pending' && (
-        <NoteForm name={`${deciding === 'approve' ? 'Approve' : 'Deny'} the credit for ${credit.providerName}`}
-          label={deciding === 'approve' ? 'Note (optional, the provider reads it)' : 'Why it is denied (the provider reads it)'}
-          required={deciding === 'deny'} value={note} onChange={setNote} busy={busy}
-          submitLabel={deciding === 'approve' ? `Credit ${formatDollars(credit.amountCents)}` : 'Deny the credit'}
-          variant={deciding === 'approve' ? 'primary' : 'danger'} onSubmit={decide} onCancel={() => setDeciding(null)} />
-      )}
+      <ReviewActions review={review} isAdmin={isAdmin} what={`the credit for ${credit.providerName}`} reader="provider"
+        approveLabel={`Credit ${formatDollars(credit.amountCents)}`} denyLabel="Deny the credit" />
     </Card>
   )
 }

@@ -2,6 +2,7 @@
 // whom, each one's PDF; an admin records a payment received by wire or cheque against an open one.
 import { Download, HandCoins } from 'lucide-react'
 import { useState } from 'react'
+import type { InvoiceSummary } from '../../shell/invoice-parts'
 import { request } from '../api'
 import { useCardAction } from '../directory-parts'
 import { useFilters } from '../filters'
@@ -11,23 +12,7 @@ import { buttonClass, Card, ErrorNotice, Field, formatDollarAmount, formatTime, 
 import { usePagedList } from '../use-api'
 
 /** GET /api/console/invoices's items (console/invoices.py: ConsoleInvoice); money in dollars, a negative balance owed. */
-type ConsoleInvoice = {
-  id: string
-  number: number
-  label: string
-  month: string
-  issuedAt: string
-  dueAt: string
-  status: 'open' | 'paid'
-  openingBalance: number
-  charges: number
-  credits: number
-  payments: number
-  closingBalance: number
-  amountDue: number
-  paidAt: string | null
-  overdue: boolean
-  daysOverdue: number
+type ConsoleInvoice = InvoiceSummary & {
   accountId: string
   accountKind: 'buyer' | 'provider'
   ownerId: string

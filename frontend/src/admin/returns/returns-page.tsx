@@ -1,16 +1,14 @@
 // Buyers' returns (docs/console-api.md, "Buyers' returns"): the queue, waiting ones oldest first;
 // an admin approves (the price comes off the buyer's bill and the revenue) or denies with a note.
-import { Check, X } from 'lucide-react'
-import { useState } from 'react'
 import { Link } from 'react-router'
-import { request } from '../api'
-import { useCardAction } from '../directory-parts'
 import { useFilters } from '../filters'
 import { PATHS } from '../paths'
+import { ReviewActions } from '../review-actions'
 import { useOperator } from '../session'
-import { CardNotices, DecisionRows, NoteForm } from '../status-list'
+import { DecisionRows } from '../status-list'
 import { buttonClass, Card, ErrorNotice, Field, formatDollarAmount, formatTime, inputClass, Loading, PageTitle, StatusBadge } from '../ui'
 import { usePagedList } from '../use-api'
+import { useReview, waited } from '../use-review'
 
 /** GET /api/console/returns's items (console/buyer_returns.py: ConsoleReturn); price in dollars. */
 type ConsoleReturn = {
@@ -45,34 +43,13 @@ const STATUSES = [
   { value: 'denied', label: 'Denied' },
 ]
 
-/** How long a return has waited, in words: "3 h", "2 days". */
-function age(createdAt: string, now = Date.now()): string {
-  const hours = Math.max(0, Math.floor((now - Date.parse(createdAt)) / 3_600_000))
-  if (hours < 1) return 'under an hour'
-  if (hours < 48) return `${hours} h`
-  return `${Math.floor(hours / 24)} days`
-}
-
-type Deciding = 'approve' | 'deny' | null
-
 /** One return; a decision updates it in place, so its outcome stays in sight until the list is reloaded. */
 function ReturnCard({ item: listed, isAdmin }: { item: ConsoleReturn; isAdmin: boolean }) {
-  const [item, setItem] = useState(listed)
-  const { run, notice, error, busy } = useCardAction()
-  const [deciding, setDeciding] = useState<Deciding>(null)
-  const [note, setNote] = useState('')
+  const review = useReview(listed, 'returns', (decided, approving) => approving
+    ? `Approved: ${formatDollarAmount(decided.price)} off ${decided.buyerName}'s bill.`
+    : `Denied: ${decided.buyerName} sees your note.`)
+  const { item } = review
   const reason = REASON_LABELS[item.reason] ?? item.reason
-
-  const decide = () => {
-    const approving = deciding === 'approve'
-    void run(() => request<ConsoleReturn>('POST', `/returns/${encodeURIComponent(item.id)}/${approving ? 'approve' : 'deny'}`,
-      approving ? (note.trim() ? { note } : {}) : { note }), (decided) => {
-      setItem(decided)
-      setDeciding(null)
-      return [true, approving ? `Approved: ${formatDollarAmount(decided.price)} off ${decided.buyerName}'s bill.`
-        : `Denied: ${decided.buyerName} sees your note.`]
-    })
-  }
 
   return (
     <Card title={`${item.buyerName}: ${reason}`} actions={<StatusBadge status={item.status} />}>
@@ -88,29 +65,11 @@ function ReturnCard({ item: listed, isAdmin }: { item: ConsoleReturn; isAdmin: b
         <dt className="text-slate-500">Their words</dt><dd className="min-w-0 whitespace-pre-line break-words">{item.note || '—'}</dd>
         <dt className="text-slate-500">Price</dt><dd className="tabular-nums">{formatDollarAmount(item.price)}</dd>
         <dt className="text-slate-500">Asked</dt>
-        <dd className="min-w-0 break-words">{formatTime(item.createdAt)} ({age(item.createdAt)} ago) by {item.requestedBy}</dd>
+        <dd className="min-w-0 break-words">{formatTime(item.createdAt)} ({waited(item.createdAt)} ago) by {item.requestedBy}</dd>
         <DecisionRows decidedAt={item.decidedAt} decidedBy={item.decidedBy} noteLabel="Note" note={item.decisionNote} />
       </dl>
-      <CardNotices error={error} notice={notice} />
-      {isAdmin && item.status === 'pending' && !deciding && (
-        <div className="mt-3 flex flex-wrap gap-2">
-          <button type="button" className={buttonClass('primary')} onClick={() => setDeciding('approve')}
-            aria-label={`Approve the return from ${item.buyerName}`}>
-            <Check size={16} aria-hidden="true" /> Approve
-          </button>
-          <button type="button" className={buttonClass('danger')} onClick={() => setDeciding('deny')}
-            aria-label={`Deny the return from ${item.buyerName}`}>
-            <X size={16} aria-hidden="true" /> Deny
-          </button>
-        </div>
-      )}
-      {deciding && item.status === 'pending' && (
-        <NoteForm name={`${deciding === 'approve' ? 'Approve' : 'Deny'} the return from ${item.buyerName}`}
-          label={deciding === 'approve' ? 'Note (optional, the buyer reads it)' : 'Why it is denied (the buyer reads it)'}
-          required={deciding === 'deny'} value={note} onChange={setNote} busy={busy}
-          submitLabel={deciding === 'approve' ? `Take ${formatDollarAmount(item.price)} off` : 'Deny the return'}
-          variant={deciding === 'approve' ? 'primary' : 'danger'} onSubmit={decide} onCancel={() => setDeciding(null)} />
-      )}
+      <ReviewActions review={review} isAdmin={isAdmin} what={`the return from ${item.buyerName}`} reader="buyer"
+        approveLabel={`Take ${formatDollarAmount(item.price)} off`} denyLabel="Deny the return" />
     </Card>
   )
 }

@@ -1,10 +1,11 @@
 import { useState } from 'react'
-import { useSearchParams } from 'react-router'
+import { Link, useSearchParams } from 'react-router'
 import { AddFundsCard, AutoTopupCard } from '../../shell/funds-cards'
 import { BalanceCard, PaymentsCard } from '../../shell/funds-parts'
 import type { Funds } from '../../shell/funds-types'
 import { useApi } from '../api'
-import { ErrorNotice, Loading, PageTitle } from '../ui'
+import { PATHS } from '../paths'
+import { Card, ErrorNotice, Loading, PageTitle } from '../ui'
 import { FUNDS } from './funds-api'
 
 /** The buyer's money: its balance and terms, "Add funds" by card, automatic top-up, its payments. */
@@ -27,6 +28,12 @@ export default function BillingPage() {
           <AddFundsCard api={FUNDS} funds={funds} />
           <AutoTopupCard api={FUNDS} funds={funds} onChanged={setChanged} />
           <PaymentsCard payments={funds.payments} />
+          <Card title="Invoices" id="invoices-heading">
+            <p className="text-sm text-slate-700">Each month's invoice: every lead, return and payment, with a PDF.</p>
+            <Link to={PATHS.invoices} className="mt-3 inline-flex min-h-11 items-center font-semibold text-brand-800 underline">
+              See your invoices
+            </Link>
+          </Card>
         </div>
       ) : loaded.error ? null : <Loading label="Loading your balance…" />}
     </div>

@@ -1,7 +1,7 @@
 import { ArrowLeft, MapPin } from 'lucide-react'
 import { useCallback, useEffect, useState } from 'react'
 import { Link, useParams } from 'react-router'
-import { ContactLinks } from '../../shell/portal-ui'
+import { AnswersCard, ContactLinks } from '../../shell/portal-ui'
 import { BuyerError, leadPath, request } from '../api'
 import { LeadStatusBadge } from '../badges'
 import { formatDate, formatDateTime, formatDollars } from '../format'
@@ -71,18 +71,7 @@ function LeadView({ leadId }: { leadId: string }) {
       <div className="grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="min-w-0 space-y-4">
           {lead.contact ? <ContactCard contact={lead.contact} /> : null}
-          <Card title="The consumer’s answers" id="answers-heading">
-            {lead.answers.length ? (
-              <dl className="grid gap-3 sm:grid-cols-2">
-                {lead.answers.map(({ question, answer }) => (
-                  <div key={question}>
-                    <dt className="text-sm text-slate-600">{question}</dt>
-                    <dd className="text-base font-semibold text-slate-900">{answer}</dd>
-                  </div>
-                ))}
-              </dl>
-            ) : <p className="text-sm text-slate-600">No answers beyond the service and the place.</p>}
-          </Card>
+          <AnswersCard title="The consumer’s answers" answers={lead.answers} listClassName="grid gap-3 sm:grid-cols-2" />
           <ConsentCard reference={lead.reference} proof={lead.consent} />
         </div>
         <div className="min-w-0 space-y-4">

@@ -2,7 +2,7 @@ import { ArrowLeft, MapPin } from 'lucide-react'
 import { useCallback, useEffect, useState } from 'react'
 import { Link, useParams } from 'react-router'
 import { buttonClasses } from '../../components/button-classes'
-import { ContactLinks } from '../../shell/portal-ui'
+import { AnswersCard, ContactLinks } from '../../shell/portal-ui'
 import { CreditSummary } from '../credit-status'
 import { PortalError, providerPath, request } from '../api'
 import { formatDate, formatDateTime, formatMoney, timeLeft } from '../format'
@@ -116,18 +116,7 @@ export default function OfferPage() {
         <ContactCard contact={offer.contact} reference={offer.reference} offer={offer} />
       ) : null}
 
-      <Card title="The customer’s answers" id="answers-heading">
-        {offer.answers.length ? (
-          <dl className="space-y-3">
-            {offer.answers.map(({ question, answer }) => (
-              <div key={question}>
-                <dt className="text-sm text-slate-600">{question}</dt>
-                <dd className="text-base font-semibold text-slate-900">{answer}</dd>
-              </div>
-            ))}
-          </dl>
-        ) : <p className="text-sm text-slate-600">No answers beyond the service and the place.</p>}
-      </Card>
+      <AnswersCard title="The customer’s answers" answers={offer.answers} listClassName="space-y-3" />
 
       {offer.status === 'accepted' ? <CreditCard offer={offer} now={now} path={path} providerId={provider.id} /> : null}
     </div>
