@@ -102,7 +102,7 @@ def receiving_provider(client: ConsoleClient, receiver, zip_code: str) -> Iterat
     from that ZIP reach it, so other tests' leads never do)."""
     answer = client.send("POST", "/providers", {
         "name": f"Receiver {receiver.port}", "email": "receiver@example.com", "webhookUrl": receiver.url,
-        "services": ["hvac"], "zips": [zip_code],
+        "services": ["hvac"], "zips": [zip_code], "terms": "credit",
     })
     assert answer.status_code == 201, answer.text
     provider = answer.json()

@@ -60,6 +60,8 @@ def _invite(database_url: str, mail_dir, base_url: str, zip_code: str, name: str
     servicematch_cli(database_url, "providers", "invite", "--email", email, "--name", name, "--services",
                      "services/hvac", "--zips", zip_code, "--licence", "TACLA12345C", "--licence-state", "TX",
                      env={"SERVICEMATCH_MAIL_DIR": str(mail_dir), "SERVICEMATCH_SITE_ORIGIN": base_url})
+    # An invited provider is prepaid and empty: on credit, it is offered leads before paying anything in.
+    servicematch_cli(database_url, "providers", "update", name, "--terms", "credit")
     return email
 
 
