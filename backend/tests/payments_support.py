@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from fastapi import FastAPI
 from sqlalchemy import select
 from stripe_standin import SECRET_KEY, WEBHOOK_SECRET, StripeStandIn
 
@@ -28,49 +27,11 @@ def standin() -> Iterator[StripeStandIn]:
     server.stop()
 
 
-@pytest.fixture
-def app(app):
-    """The test app, with the payment routes (install_payment_routes)."""
-    install_payment_routes(app)
-    return app
-
-
 def stripe_on(settings: Settings, standin: StripeStandIn, **more) -> Settings:
     """Card payments on, through the stand-in; Checkout returns to https://servicematch.example."""
     return settings.model_copy(update={"stripe_secret_key": SECRET_KEY, "stripe_webhook_secret": WEBHOOK_SECRET,
                                        "stripe_api_base": standin.api_base,
                                        "site_origin": "https://servicematch.example", **more})
-
-
-def install_payment_routes(app: FastAPI) -> None:
-    """The portals' and the console's payment routes, where the app does not route them yet (their
-    install lines belong to buyer/install.py, portal/router.py and console/router.py); before the
-    site's catch-all routes, as install_http_hygiene places its own."""
-    from servicematch.buyer.router_funds import router as buyer_funds
-    from servicematch.console.payments import router as console_payments
-    from servicematch.portal.router_funds import router as provider_funds
-
-    routed = _routers_in(app.router)
-    for router, prefix in ((buyer_funds, ""), (provider_funds, "/api/pro"), (console_payments, "")):
-        if router in routed:
-            continue
-        routes = app.router.routes
-        before = len(routes)
-        app.include_router(router, prefix=prefix)
-        added = routes[before:]
-        del routes[before:]
-        routes[0:0] = added
-
-
-def _routers_in(router, found: list | None = None) -> list:
-    """Every router included in `router`, however deep."""
-    found = [] if found is None else found
-    for route in router.routes:
-        inner = getattr(route, "original_router", None)
-        if inner is not None and inner not in found:
-            found.append(inner)
-            _routers_in(inner, found)
-    return found
 
 
 def account_of(app, kind: str, owner_id: str) -> LedgerAccount | None:

@@ -4,7 +4,6 @@ or of one; bad amounts and notes are refused by name."""
 
 from __future__ import annotations
 
-import payments_support
 import pytest
 from sqlalchemy import select
 
@@ -12,9 +11,6 @@ from servicematch.access.models import AuditEntry
 from servicematch.console.sessions import CSRF_HEADER
 from servicematch.ledger.models import AccountKind, EntryKind, LedgerAccount, LedgerEntry
 from servicematch.ledger.postings import account_for
-
-# The payment routes, wherever the app does not route them yet (payments_support.install_payment_routes).
-app = payments_support.app
 
 
 def _account(app, kind: str = AccountKind.BUYER, owner: str = "buyer-1", name: str = "Leads Direct") -> str:

@@ -27,7 +27,6 @@ from servicematch.ledger.models import AccountKind, LedgerAccount
 from servicematch.routing import buyers as directory
 from servicematch.routing.models import AuctionStep, Sale, StepKind
 
-app = payments_support.app
 standin = payments_support.standin
 buyer_browser = buyer_fixtures.buyer_browser
 buyer_person = buyer_fixtures.buyer_person

@@ -21,7 +21,6 @@ from servicematch.ledger.check import reconcile
 from servicematch.ledger.models import AccountKind, EntryKind, LedgerAccount, StripeEvent
 
 # The fixtures this module uses from elsewhere (pytest finds a module's fixtures among its names).
-app = payments_support.app
 standin = payments_support.standin
 buyer_browser = buyer_fixtures.buyer_browser
 buyer_person = buyer_fixtures.buyer_person

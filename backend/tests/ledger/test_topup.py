@@ -22,7 +22,6 @@ from servicematch.ledger.postings import post
 from servicematch.ledger.topup import top_up_accounts
 
 # The fixtures this module uses from elsewhere (pytest finds a module's fixtures among its names).
-app = payments_support.app
 standin = payments_support.standin
 buyer_browser = buyer_fixtures.buyer_browser
 buyer_key = buyer_fixtures.buyer_key

@@ -7,8 +7,6 @@ import payments_support
 import pytest
 from payments_support import session_of, stripe_on
 
-# The payment routes wherever the app does not route them yet, and the stand-in.
-app = payments_support.app
 standin = payments_support.standin
 
 
