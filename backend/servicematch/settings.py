@@ -174,6 +174,35 @@ class Settings(BaseSettings):
     topup_max_dollars: int = Field(default=10_000, ge=1, le=1_000_000)
     # Days past an invoice's due date before its account stops receiving leads until it pays.
     overdue_grace_days: int = Field(default=7, ge=0, le=365)
+    # Quality gate (docs/quality.md): a lead scoring under the threshold is held for an operator.
+    quality_hold_below: int = Field(default=30, ge=0, le=100)
+    # The fewest seconds a person takes from the form's first step to submitting it.
+    quality_min_form_seconds: float = Field(default=5.0, ge=0, le=600)
+    # More leads than the limit with one phone, e-mail, address or client address in the window.
+    quality_velocity_limit: int = Field(default=3, ge=1, le=1000)
+    quality_velocity_window_minutes: int = Field(default=10, ge=1, le=7 * 24 * 60)
+    # Looks up an e-mail domain's mail server in DNS (off by default: it needs the network).
+    quality_email_dns: bool = False
+    # TrustedForm: certificates are verified and retained through its API while the key is set.
+    trustedform_api_key: str = ""
+    trustedform_api_base: str = "https://cert.trustedform.com"
+    # Twilio Lookup (line type, carrier): on while both are set; the base points at a stand-in.
+    twilio_account_sid: str = ""
+    twilio_auth_token: str = ""
+    twilio_lookup_base: str = ""
+    # Production (docs/operations.md): who may read /metrics (IPs or CIDR ranges, comma-separated,
+    # judged on the client address the trusted-proxy rule gives), and where the processes of one
+    # deployment keep their shared metric files.
+    metrics_allow: str = "127.0.0.1"
+    metrics_dir: Path = VAR_DIR / "metrics"
+    # "text" (the default) or "json": one JSON object a line.
+    log_format: Literal["text", "json"] = "text"
+    # Errors go to Sentry while the DSN is set (personal data scrubbed first).
+    sentry_dsn: str = ""
+    # Key rotation: earlier data keys (base64, comma-separated) still read what they encrypted
+    # until `servicematch keys rotate` has re-encrypted it; earlier secret keys still verify links.
+    data_keys_old: str = ""
+    secret_keys_old: str = ""
 
     @field_validator("data_key")
     @classmethod
