@@ -30,6 +30,12 @@ from servicematch.kernel.ids import new_id
 from servicematch.kernel.orm import Base
 
 LEAD_ACCEPTED = "lead.accepted"
+# Lead.quality_status: passed the gate; held for an operator's review; released by one after a
+# hold (routed as if it had passed); rejected by one (sold to nobody, offered to nobody).
+QUALITY_PASSED = "passed"
+QUALITY_HELD = "held"
+QUALITY_RELEASED = "released"
+QUALITY_REJECTED = "rejected"
 
 
 def _clicked(key: str):
@@ -86,6 +92,11 @@ class Lead(Base):
     answers: Mapped[dict] = mapped_column(JSON, default=dict)
     click: Mapped[dict] = mapped_column(JSON, default=dict)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+    # The quality gate's verdict (docs/quality.md), written by routing before any ping: a score
+    # from 0 to 100, its reason codes, and QUALITY_* below (None until the gate has run).
+    quality_score: Mapped[int | None] = mapped_column(Integer)
+    quality_reasons: Mapped[list | None] = mapped_column(JSON)
+    quality_status: Mapped[str | None] = mapped_column(String(16), index=True)
 
     consent: Mapped[ConsentRecord] = relationship(back_populates="lead", uselist=False)
 

@@ -1,0 +1,30 @@
+"""the quality gate: each lead's score, its reason codes and whether it is held for review
+
+Revision ID: 20261129_0024
+Revises: 20261128_0023
+Create Date: 2026-11-29 08:00:00
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "20261129_0024"
+down_revision = "20261128_0023"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("leads") as batch:
+        batch.add_column(sa.Column("quality_score", sa.Integer(), nullable=True))
+        batch.add_column(sa.Column("quality_reasons", sa.JSON(), nullable=True))
+        batch.add_column(sa.Column("quality_status", sa.String(length=16), nullable=True))
+        batch.create_index("ix_leads_quality_status", ["quality_status"])
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("leads") as batch:
+        batch.drop_index("ix_leads_quality_status")
+        batch.drop_column("quality_status")
+        batch.drop_column("quality_reasons")
+        batch.drop_column("quality_score")
