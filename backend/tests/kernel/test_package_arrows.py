@@ -23,7 +23,7 @@ ORDER = [
     # plumbing
     "kernel", "outbound", "settings", "errors", "terminal", "mail", "db", "deps", "inbound",
     # rooms
-    "catalog", "address", "intake", "events", "delivery", "privacy", "ledger", "routing", "reporting",
+    "catalog", "address", "intake", "events", "delivery", "privacy", "ledger", "quality", "routing", "reporting",
     "access", "portal", "buyer", "console", "ops", "security",
 ]
 PLUMBING = set(ORDER[: ORDER.index("catalog")])
