@@ -9,7 +9,7 @@ TOOLS_STAMP := frontend/tools/openapi-types/node_modules/.installed
 DIST ?= frontend/dist
 DIST_PATH := $(abspath $(DIST))
 
-.PHONY: run test install install-python install-frontend build api-types migrate test-backend test-frontend lint bench screens
+.PHONY: run test test-deploy install install-python install-frontend build api-types migrate test-backend test-frontend lint bench screens
 
 run: install build migrate
 	HOST=$(HOST) PORT=$(PORT) $(UV) run --frozen servicematch serve --no-migrate
@@ -27,7 +27,8 @@ install: install-python install-frontend
 # process (the server, its worker, each CLI command and test process) would otherwise compile
 # every module it imports from source, about 2 s of CPU each. Python still reads the files.
 install-python:
-	@python3 -m uv --version >/dev/null 2>&1 || python3 -m pip install --quiet "uv>=0.5"
+	@python3 -m uv --version >/dev/null 2>&1 || python3 -m pip install --quiet "uv>=0.5" \
+		|| python3 -m pip install --quiet --break-system-packages "uv>=0.5"
 	$(UV) sync --frozen --quiet --compile-bytecode
 	$(UV) run --frozen python -m compileall -q backend/servicematch >/dev/null
 
@@ -67,8 +68,16 @@ test-backend: install-python
 test-frontend: install-frontend
 	cd frontend && npm test --silent
 
+# The production deployment of deploy/ (docs/deployment.md, "How it is tested"): nginx with the
+# project's site file, the systemd units' own command lines, 1,000 leads through nginx with a web
+# process and a worker killed halfway. It installs Debian's nginx (and redis-server, when no Redis
+# answers on 127.0.0.1:6379) with apt-get, so it expects root, and PostgreSQL running as `make test`
+# leaves it. About 3 minutes.
+test-deploy: install build
+	$(UV) run --frozen pytest -n 0 -q -s deploy/tests
+
 lint: install
-	$(UV) run --frozen ruff check backend e2e bench scripts
+	$(UV) run --frozen ruff check backend e2e bench scripts deploy
 
 # Screenshots of every page type at 390 and 1280 px into docs/screens/ (the visual test's baselines).
 screens: install build

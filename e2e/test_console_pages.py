@@ -24,7 +24,7 @@ pytestmark = pytest.mark.browser
 
 PAGES = [("Dashboard", "Dashboard"), ("Leads", "Leads"), ("Deliveries", "Deliveries"),
          ("Providers", "Providers"), ("Applications", "Applications"), ("Buyers", "Buyers"), ("Money", "Money"),
-         ("Audit log", "Audit log")]
+         ("Held", "Held leads"), ("Quality", "Lead quality"), ("Audit log", "Audit log")]
 
 
 @pytest.fixture(scope="module")

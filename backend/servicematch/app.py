@@ -30,19 +30,25 @@ from servicematch.errors import COMMON_ERROR_RESPONSES, install_error_handlers
 from servicematch.events.router import install_events
 from servicematch.inbound.body_limit import BodySizeLimit
 from servicematch.inbound.ratelimit import install_rate_limits
+from servicematch.inbound.request_id import RequestIds
 from servicematch.intake.router import INTAKE_PATHS, MAX_BODY_BYTES
 from servicematch.intake.router import router as intake_router
 from servicematch.intake.service import LeadTransactions
 from servicematch.intake.store import LeadStore, SimpleLeadStore
 from servicematch.intake.writer import BatchedLeadStore
 from servicematch.kernel.heap import tune_for_serving
+from servicematch.kernel.metrics import share_metrics_in
 from servicematch.ledger.router_stripe import install_stripe_webhook
+from servicematch.ops.metrics import install_metrics_endpoint, install_request_metrics
+from servicematch.ops.readiness import install_readiness
 from servicematch.ops.router import router as ops_router
+from servicematch.ops.sentry import start_sentry
 from servicematch.portal.public_ratings import install_public_ratings
 from servicematch.portal.router import install_portal
 from servicematch.privacy.router import install_privacy
 from servicematch.reporting.ledger_days import watch_ledger
 from servicematch.routing.status import install_lead_status
+from servicematch.schema.migrate import MIGRATIONS_DIR
 from servicematch.security import install_http_hygiene
 from servicematch.settings import Settings, get_settings
 from servicematch.web.router import install_site
@@ -50,13 +56,19 @@ from servicematch.worker_process import built_in_worker
 from servicematch.workers import wire_withdrawal
 
 
-def create_app(settings: Settings | None = None, *, tune_gc: bool = False) -> FastAPI:
+def create_app(settings: Settings | None = None, *, tune_gc: bool = False, share_metrics: bool = False) -> FastAPI:
     """Build the app. The catalogue is loaded and checked once, here, so a bad file stops start-up.
 
     `tune_gc`: once started, tune the garbage collector for a process that serves this one app
     for its whole life (kernel/heap.py); not for tests, which build many apps in one process.
+    `share_metrics`: count in SERVICEMATCH_METRICS_DIR with the deployment's other processes
+    (kernel/metrics.py), before anything is counted and before the worker is spawned (it inherits
+    the directory); without it this process counts in memory, as tests do.
     """
     settings = settings or get_settings()
+    start_sentry(settings)  # errors to Sentry while SERVICEMATCH_SENTRY_DSN is set, personal data scrubbed
+    if share_metrics:
+        share_metrics_in(settings.metrics_dir, process_kind="web")
     # A charge or credit for a lead of a counted day reopens the day's revenue (reporting/ledger_days.py).
     watch_ledger()
     catalog = cached_catalog(settings.catalog_dir)
@@ -126,8 +138,11 @@ def create_app(settings: Settings | None = None, *, tune_gc: bool = False) -> Fa
     # Small too: a page's smallest script chunks (300-800 bytes) lose a third to gzip.
     # Level 6, not Starlette's 9: half the CPU for the same size within 1% on the site's pages and
     # API answers. The bundles are gzipped once at level 9 and served as they are (web/compressed.py).
+    # GET /metrics for SERVICEMATCH_METRICS_ALLOW only (inside gzip: scrapes are compressed).
+    install_metrics_endpoint(app, settings)
     app.add_middleware(GZipMiddleware, minimum_size=256, compresslevel=6)
     app.add_middleware(BodySizeLimit, max_bytes=MAX_BODY_BYTES, paths=INTAKE_PATHS)
+    install_request_metrics(app)  # time and status class of every request, by route template
     install_error_handlers(app)
 
     app.include_router(catalog_router)
@@ -136,6 +151,7 @@ def create_app(settings: Settings | None = None, *, tune_gc: bool = False) -> Fa
     install_lead_status(app, settings)  # GET /api/leads/{requestId}/status, for the thank-you page
     app.include_router(provider_admin_router)
     app.include_router(ops_router)
+    install_readiness(app, migrations_dir=MIGRATIONS_DIR)  # GET /api/ready: database, migrations, worker beats
     install_events(app, settings)  # POST /api/events: queued in memory, written in batches by one thread
     install_console(app)  # /api/console/* (the console's page, /admin, is one of the site's routes)
     install_portal(app)  # /api/pro/* (the provider portal) and /api/partner/* (joining)
@@ -145,6 +161,8 @@ def create_app(settings: Settings | None = None, *, tune_gc: bool = False) -> Fa
     install_privacy(app, settings)  # rights requests by code, the receipt's one-click stop
     wire_withdrawal()  # a stop or an erasure withdraws the lead's open offers (routing)
     install_site(app, settings, catalog)  # last: its catch-all route answers what no API route did
+    # X-Request-ID on every answer and on every log line written for it (500s included).
+    app.add_middleware(RequestIds, trusted_proxies=settings.trusted_proxies)
     install_http_hygiene(app, settings)  # security headers, HEAD, 405, CSP reports: around everything
 
     return app
@@ -152,7 +170,7 @@ def create_app(settings: Settings | None = None, *, tune_gc: bool = False) -> Fa
 
 def create_served_app() -> FastAPI:
     """The app as `servicematch serve` runs it: one per web process, for the life of the process."""
-    return create_app(tune_gc=True)
+    return create_app(tune_gc=True, share_metrics=True)
 
 
 def make_lead_store(settings: Settings, transactions: LeadTransactions) -> LeadStore:

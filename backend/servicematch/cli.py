@@ -7,7 +7,8 @@ import os
 
 import click
 
-from servicematch.settings import SettingsError, get_settings, served_origin
+from servicematch.kernel.logs import LogFormat, configure_logging, logging_config
+from servicematch.settings import SettingsError, get_settings, load_settings, served_origin
 
 
 class _Commands(click.Group):
@@ -22,7 +23,15 @@ class _Commands(click.Group):
 @click.group(cls=_Commands)
 def main() -> None:
     """ServiceMatch server and operations commands."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging(_log_format())
+
+
+def _log_format() -> LogFormat:
+    # Read without get_settings, whose warnings (a mistyped variable) are then written in this format.
+    try:
+        return load_settings().log_format
+    except SettingsError:
+        return "text"  # the command lists the problems once it reads its settings
 
 
 @main.command()
@@ -65,7 +74,7 @@ def serve(host: str, port: int, workers: int, run_migrations: bool, run_worker: 
     if workers > 1 and settings.is_sqlite:
         raise click.UsageError("several web processes need PostgreSQL; SQLite takes one writer")
     uvicorn.run("servicematch.app:create_served_app", factory=True, host=host, port=port, workers=workers,
-                proxy_headers=False, access_log=False)
+                proxy_headers=False, access_log=False, log_config=logging_config(settings.log_format))
 
 
 @main.command("check-catalog")
@@ -90,9 +99,17 @@ def worker(once: bool) -> None:
     from servicematch.db.session import make_engine, make_session_factory
     from servicematch.db.wake_across import Listener, told_across
     from servicematch.kernel.heap import tune_for_serving
+    from servicematch.ops.sentry import start_sentry
     from servicematch.workers import make_worker
 
     settings = get_settings()
+    if not once:
+        # Counted into the deployment's shared metric files (a one-off run would clear them when
+        # no web process runs).
+        from servicematch.kernel.metrics import share_metrics_in
+
+        share_metrics_in(settings.metrics_dir, process_kind="worker")
+    start_sentry(settings)  # its errors to Sentry, as the web processes' (SERVICEMATCH_SENTRY_DSN)
     lead_worker = make_worker(session_factory=make_session_factory(make_engine(settings.database_url)),
                               settings=settings)
     if once:
@@ -100,7 +117,9 @@ def worker(once: bool) -> None:
         lead_worker.close()
         return
     if settings.is_sqlite:
-        click.echo("SQLite: run one worker only (and `serve --no-worker` alongside it)", err=True)
+        # A log line, not an echo: in SERVICEMATCH_LOG_FORMAT=json, everything on stderr is JSON.
+        logging.getLogger("servicematch").warning(
+            "SQLite: run one worker only (and `serve --no-worker` alongside it)")
     tune_for_serving()
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):

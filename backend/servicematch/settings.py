@@ -217,6 +217,19 @@ class Settings(BaseSettings):
                                  ) from None
         return value
 
+    @field_validator("data_keys_old")
+    @classmethod
+    def _refuse_a_malformed_old_data_key(cls, value: str) -> str:
+        # In every environment, production included: what that key encrypted could not be read,
+        # and `keys rotate` could not re-encrypt it.
+        from servicematch.kernel.keys import decode_old_data_keys
+
+        try:
+            decode_old_data_keys(value)
+        except ValueError as exc:
+            raise ValueError(f"{exc} (each earlier key is 32 bytes in base64, comma-separated)") from None
+        return value
+
     @model_validator(mode="after")
     def _refuse_unsafe_production(self) -> Settings:
         problems = [*self._short_lease(), *self._malformed_buyer_secret(), *self._topup_bounds(),

@@ -72,9 +72,16 @@ def run_child(settings: Settings, connection: Connection, to_parent: Connection 
     from servicematch.db.session import make_engine, make_session_factory
     from servicematch.delivery.worker import BackgroundWorker
     from servicematch.kernel.heap import tune_for_serving
+    from servicematch.kernel.logs import configure_logging
+    from servicematch.kernel.metrics import share_metrics_in
+    from servicematch.ops.sentry import start_sentry
     from servicematch.workers import make_worker
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # A fresh interpreter (spawned): its lines in the web process's format, its errors to Sentry.
+    configure_logging(settings.log_format)
+    start_sentry(settings)
+    # Counted into the deployment's shared metric files, as this process's own.
+    share_metrics_in(settings.metrics_dir, process_kind="worker")
     # Ctrl-C reaches the whole process group; the parent decides when its worker stops.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     engine = make_engine(settings.database_url)

@@ -1,8 +1,8 @@
 """The worker, composed: routing (who gets each accepted lead), delivery (sending what routing
 decided), the privacy room's receipts and notices, routing's offer notices, the portal's review
 requests, and the chores (privacy retention, the dashboard's daily counts and asking consumers to rate
-providers hourly; closing lapsed offers every 30 s). Like app.py, a composition root: it may import
-every room, and no room imports it."""
+providers hourly; closing lapsed offers every 30 s; its heartbeat every 5 s). Like app.py, a
+composition root: it may import every room, and no room imports it."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from servicematch.ledger.check import check_if_due
 from servicematch.ledger.hold_notices import HOLD_CHORE_SECONDS, check_holds
 from servicematch.ledger.models import AccountKind
 from servicematch.ledger.topup import TOPUP_CHORE_SECONDS, top_up_accounts
+from servicematch.ops.heartbeat import HeartbeatChore
 from servicematch.portal.hold_notices import provider_people
 from servicematch.portal.review_requests import prepare_review_request, request_reviews
 from servicematch.privacy.notices import REVIEW_REQUEST
@@ -41,7 +42,7 @@ def make_worker(*, session_factory: sessionmaker[Session], settings: Settings, c
     """A worker that routes accepted leads (ping-post auction, provider matching) and sends them."""
     wire_withdrawal()
     watch_ledger()  # auto-accepted offers are charged here: their counted days reopen too
-    return DeliveryWorker(
+    return BeatingWorker(
         session_factory=session_factory, settings=settings, clock=clock,
         router=RoutingStage(session_factory=session_factory, settings=settings, clock=clock,
                             # A sale for a lead of a day already counted: that day is counted again.
@@ -71,6 +72,23 @@ def make_worker(*, session_factory: sessionmaker[Session], settings: Settings, c
                 # The reconciliation, once a day: its result is on the console's dashboard.
                 HourlyChore("ledger check", lambda: check_if_due(session_factory=session_factory, now=clock()))],
         **options)
+
+
+class BeatingWorker(DeliveryWorker):
+    """The composed worker: its chores include its heartbeat (worker_heartbeats, what /api/ready and
+    the metrics read), and a clean stop deletes its heartbeat row after the last sends are recorded."""
+
+    def __init__(self, **options) -> None:
+        super().__init__(**options)
+        # Made here, not in make_worker: the row is named by the worker's id, known only now.
+        self.heartbeat = HeartbeatChore(self.session_factory, worker_id=self.worker_id)
+        self.chores.append(self.heartbeat)
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self.heartbeat.stop()
 
 
 def wire_withdrawal() -> None:

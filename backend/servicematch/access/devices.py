@@ -19,6 +19,7 @@ from datetime import UTC, datetime, timedelta
 
 from starlette.responses import Response
 
+from servicematch.kernel.keys import checking_keys, signing_key
 from servicematch.settings import Settings
 
 # A browser not used to sign in for this long is a stranger again.
@@ -37,8 +38,15 @@ class DeviceCookie:
     key_purpose: str
 
 
-def _mac(settings: Settings, cookie: DeviceCookie, body: str) -> str:
-    return hmac.new(settings.derive_key(cookie.key_purpose), body.encode(), hashlib.sha256).hexdigest()
+def _mac(key: bytes, body: str) -> str:
+    return hmac.new(key, body.encode(), hashlib.sha256).hexdigest()
+
+
+def _genuine(settings: Settings, cookie: DeviceCookie, body: str, mac: str) -> bool:
+    # A cookie set before a secret rotation stays known while the earlier secret is listed. Bytes:
+    # compare_digest refuses str with non-ASCII characters.
+    given = mac.encode("utf-8", "replace")
+    return any(hmac.compare_digest(given, _mac(key, body).encode()) for key in checking_keys(settings, cookie.key_purpose))
 
 
 def _aware(value: datetime) -> datetime:
@@ -52,7 +60,7 @@ def _ms(at: datetime) -> int:
 def issue(settings: Settings, cookie: DeviceCookie, *, account_id: str, now: datetime) -> str:
     """A new cookie value naming `account_id` and a fresh device name."""
     body = f"{account_id}.{_ms(now)}.{secrets.token_urlsafe(12)}"
-    return f"{body}.{_mac(settings, cookie, body)}"
+    return f"{body}.{_mac(signing_key(settings, cookie.key_purpose), body)}"
 
 
 def recognised(settings: Settings, cookie: DeviceCookie, value: str | None, *, account_id: str,
@@ -65,7 +73,7 @@ def recognised(settings: Settings, cookie: DeviceCookie, value: str | None, *, a
     if len(parts) != 4:
         return None
     owner, issued, device, mac = parts
-    if not hmac.compare_digest(mac, _mac(settings, cookie, f"{owner}.{issued}.{device}")):
+    if not _genuine(settings, cookie, f"{owner}.{issued}.{device}", mac):
         return None
     if owner != account_id or not issued.isdigit():
         return None

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from starlette.responses import Response
 
 from servicematch.kernel.clock import utcnow
+from servicematch.kernel.keys import checking_keys, signing_key
 from servicematch.settings import Settings
 
 CSRF_HEADER = "X-CSRF-Token"
@@ -48,12 +49,21 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _csrf(key: bytes, token: str) -> str:
+    return hmac.new(key, token.encode(), hashlib.sha256).hexdigest()
+
+
 def csrf_token_for(settings: Settings, kind: SessionKind, token: str) -> str:
-    return hmac.new(settings.derive_key(kind.csrf_purpose), token.encode(), hashlib.sha256).hexdigest()
+    return _csrf(signing_key(settings, kind.csrf_purpose), token)
 
 
 def csrf_matches(settings: Settings, kind: SessionKind, token: str, given: str | None) -> bool:
-    return bool(given) and hmac.compare_digest(csrf_token_for(settings, kind, token), given or "")
+    # A session opened before a secret rotation goes on: its CSRF token, made with an earlier
+    # secret (SERVICEMATCH_SECRET_KEYS_OLD), is still accepted. Bytes: compare_digest refuses str
+    # with non-ASCII characters.
+    typed = (given or "").encode("utf-8", "replace")
+    return bool(given) and any(hmac.compare_digest(_csrf(key, token).encode(), typed)
+                               for key in checking_keys(settings, kind.csrf_purpose))
 
 
 def open_session(session: Session, kind: SessionKind, *, owner_id: str, ip: str, user_agent: str,

@@ -33,7 +33,8 @@ portal, on_both = both.portal, both.route
 
 
 @on_both("GET", "/settings", response_model=settings.BuyerSettings,
-         summary="The buyer's settings: what it buys, where, when, how many, at what price; what is locked")
+         summary="The buyer's settings: what it buys, where, when, how many, at what price, which leads (its "
+                 "minimum quality score, its duplicate rule); what is locked")
 def read_settings(caller: SignedInBuyer) -> settings.BuyerSettings:
     return settings.settings_of(caller.buyer, utcnow())
 

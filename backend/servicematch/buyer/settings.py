@@ -1,11 +1,12 @@
 """What a buyer changes itself in the buyer portal or with an API key: the leads it takes (services,
 states, ZIPs, hours), how many (daily cap, monthly budget), at what price (a ping buyer's bid floor,
-a fixed-price buyer's price), its pause, and its signing secret.
+a fixed-price buyer's price), which (its minimum quality score and its own duplicate rule:
+routing/buyer_rules.py), its pause, and its signing secret.
 
 Every change goes through routing's own checks (routing/buyers.py `check_terms`, and the catalogue
 check the provider portal uses for services), so a buyer can set nothing an operator could not. A
 setting the operator locked for the buyer (`Buyer.locked_fields`) is shown but refused with a 403
-naming it. Each change is on the buyer's audit log (buyer/audit.py) with who made it, in the same
+naming it (the duplicate rule's three fields are locked together, as `duplicateRule`). Each change is on the buyer's audit log (buyer/audit.py) with who made it, in the same
 transaction, as {field: [old, new]}; the secret itself never is.
 """
 
@@ -22,6 +23,7 @@ from sqlalchemy.orm import Session
 from servicematch.buyer import audit
 from servicematch.buyer.auth import Caller
 from servicematch.catalog.loader import CatalogIndex
+from servicematch.delivery.quality_minimum import HIGHEST_SCORE
 from servicematch.errors import ServiceMatchError
 from servicematch.intake.schemas import text
 from servicematch.kernel.clock import as_utc
@@ -29,6 +31,7 @@ from servicematch.kernel.numbers import Number, whole_number
 from servicematch.outbound.signing import new_webhook_secret
 from servicematch.portal import rules
 from servicematch.portal.ledger import iso
+from servicematch.routing import buyer_rules
 from servicematch.routing import buyers as directory
 from servicematch.routing.models import Buyer
 
@@ -39,7 +42,14 @@ MAX_DAILY_CAP = 1_000_000
 MAX_DOLLARS = directory.MAX_PRICE_CENTS // 100
 # check_terms's field names, as the portal names them.
 PORTAL_NAMES = {"daily_cap": "dailyCap", "monthly_budget": "monthlyBudget", "bid_floor": "bidFloor",
-                "post_url": "postUrl", "ping_url": "pingUrl"}
+                "post_url": "postUrl", "ping_url": "pingUrl", "min_quality": "minQuality",
+                "duplicate_days": "duplicateDays", "duplicate_match": "duplicateMatch",
+                "duplicate_scope": "duplicateScope"}
+# The buyer's own rules, by the portal's names, and the lock each is under (Buyer.locked_fields).
+RULE_FIELDS = {"minQuality": "min_quality", "duplicateDays": "duplicate_days", "duplicateMatch": "duplicate_match",
+               "duplicateScope": "duplicate_scope"}
+LOCKED_BY = {"minQuality": buyer_rules.MIN_QUALITY_LOCK, "duplicateDays": buyer_rules.DUPLICATE_RULE_LOCK,
+             "duplicateMatch": buyer_rules.DUPLICATE_RULE_LOCK, "duplicateScope": buyer_rules.DUPLICATE_RULE_LOCK}
 
 
 class BuyerSettings(BaseModel):
@@ -62,6 +72,13 @@ class BuyerSettings(BaseModel):
     locked: list[str] = Field(description="Settings ServiceMatch locked: shown, not changeable")
     returnWindowDays: int = Field(description="Days after a sale a lead may be returned; 0: no returns")
     maxReturnPercent: int | None = Field(description="Most returns, as a share of last month's leads; null: no maximum")
+    minQuality: int | None = Field(description="Least quality score (0-100) of a lead you are pinged for; null: any")
+    duplicateDays: int | None = Field(description="Your duplicate rule: not pinged for a lead of a person you were "
+                                                  "pinged for or bought within this many days (1-365); null: "
+                                                  "ServiceMatch's rule (the same phone and service)")
+    duplicateMatch: Literal["phone", "email", "either"] = Field(description="Your rule's same person: by phone, "
+                                                                           "e-mail, or either")
+    duplicateScope: Literal["service", "all"] = Field(description="Your rule's reach: the same service, or all")
     secretOverlapUntil: str | None = Field(description="Until when the previous signing secret still signs too")
 
 
@@ -79,6 +96,11 @@ class SettingsChanges(BaseModel):
     hours: text(120) | None = None
     bidFloor: Number | None = Field(default=None, ge=0, le=MAX_DOLLARS, allow_inf_nan=False)
     price: Number | None = Field(default=None, ge=0, le=MAX_DOLLARS, allow_inf_nan=False)
+    minQuality: whole_number(le=HIGHEST_SCORE) | None = None
+    duplicateDays: whole_number(ge=buyer_rules.MIN_DUPLICATE_DAYS, le=buyer_rules.MAX_DUPLICATE_DAYS) | None = None
+    # Null is the default: phone, the same service.
+    duplicateMatch: Literal["phone", "email", "either"] | None = None
+    duplicateScope: Literal["service", "all"] | None = None
 
 
 def _dollars(cents: int | None) -> float | None:
@@ -98,12 +120,14 @@ def settings_of(buyer: Buyer | SimpleNamespace, now: datetime) -> BuyerSettings:
         hours=buyer.hours, paused=buyer.paused_at is not None, bidFloor=_dollars(buyer.bid_floor_cents),
         price=_dollars(buyer.price_cents), exclusive=buyer.exclusive, locked=list(buyer.locked_fields or []),
         returnWindowDays=buyer.return_window_days, maxReturnPercent=buyer.max_return_percent,
-        secretOverlapUntil=_overlap_until(buyer, now))
+        minQuality=buyer.min_quality, duplicateDays=buyer.duplicate_days,
+        duplicateMatch=buyer.duplicate_match or buyer_rules.MATCH_PHONE,
+        duplicateScope=buyer.duplicate_scope or buyer_rules.SCOPE_SERVICE, secretOverlapUntil=_overlap_until(buyer, now))
 
 
 def refuse_locked(buyer: Buyer, names: list[str]) -> None:
     """A 403 naming each of these settings the operator locked for the buyer."""
-    if locked := [name for name in names if name in (buyer.locked_fields or [])]:
+    if locked := [name for name in names if LOCKED_BY.get(name, name) in (buyer.locked_fields or [])]:
         raise ServiceMatchError(f"ServiceMatch locked {', '.join(locked)} for your account: ask your account "
                                 "manager to change it.", fields={name: LOCKED for name in locked}, status_code=403)
 
@@ -132,6 +156,8 @@ def _as_shown(name: str, value):
         return [item.strip().upper() for item in value or [] if item.strip()]
     if name == "hours":
         return (value or "").strip() or None
+    if name in ("duplicateMatch", "duplicateScope") and value is None:
+        return getattr(buyer_rules.BuyerRules(), RULE_FIELDS[name])
     return value
 
 
@@ -178,6 +204,18 @@ def _new_terms(buyer: Buyer, catalog: CatalogIndex, changes: SettingsChanges,
     return terms
 
 
+def _new_rules(buyer: Buyer, changes: SettingsChanges, sent: set[str]) -> buyer_rules.BuyerRules:
+    """The buyer's own rules with the changes laid over them, checked (a 422 naming the field)."""
+    laid = buyer_rules.rules_of(buyer)
+    for name, column in RULE_FIELDS.items():
+        if name in sent:
+            setattr(laid, column, _as_shown(name, getattr(changes, name)))
+    try:
+        return buyer_rules.check_rules(laid)
+    except ServiceMatchError as exc:
+        raise portal_error(exc) from None
+
+
 def change_settings(session: Session, caller: Caller, catalog: CatalogIndex, changes: SettingsChanges, *,
                     allow_private: bool, max_bid_cents: int, now: datetime) -> BuyerSettings:
     """Check and apply the changes sent (all or none), on the audit log with who made them."""
@@ -186,22 +224,25 @@ def change_settings(session: Session, caller: Caller, catalog: CatalogIndex, cha
     sent = _mode_fields(buyer, changes, set(changes.model_fields_set), before, max_bid_cents=max_bid_cents)
     refuse_locked(buyer, [name for name in sorted(sent) if _as_shown(name, getattr(changes, name)) != before[name]])
     terms = _new_terms(buyer, catalog, changes, sent)
+    own = _new_rules(buyer, changes, sent)
     try:
         directory.check_terms(terms, allow_private=allow_private)
     except ServiceMatchError as exc:
         raise portal_error(exc) from None
-    after = settings_of(_laid_over(buyer, terms), now).model_dump()
+    after = settings_of(_laid_over(buyer, terms, own), now).model_dump()
     changed = {name: [before[name], after[name]] for name in sorted(sent) if before[name] != after[name]}
     if changed:
         directory.update_buyer(session, buyer.id, terms, allow_private=allow_private)
+        buyer_rules.apply_rules(buyer, own)
         audit.record(session, caller, audit.Action.SETTINGS_CHANGE, changed)
     return settings_of(buyer, now)
 
 
-def _laid_over(buyer: Buyer, terms: directory.BuyerTerms) -> SimpleNamespace:
-    """The buyer's values with the checked terms over them, unsaved: what the settings would show."""
+def _laid_over(buyer: Buyer, terms: directory.BuyerTerms, own: buyer_rules.BuyerRules) -> SimpleNamespace:
+    """The buyer's values with the checked terms and rules over them, unsaved: what the settings would show."""
     values = {column.key: getattr(buyer, column.key) for column in Buyer.__table__.columns}
     values.update({name: getattr(terms, name) for name in directory.TERM_COLUMNS})
+    values.update({name: getattr(own, name) for name in buyer_rules.RULE_COLUMNS})
     return SimpleNamespace(**values)
 
 

@@ -4,6 +4,7 @@ url_checks.py, which the buyer portal's URL changes use too).
 
 Besides the terms both sides share, the operator alone sets a buyer's return terms, its bid floor
 if it likes, and which settings its people may not change in the buyer portal (`lockedFields`);
+both sides set its own rules (`minQuality` and the duplicate rule, routing/buyer_rules.py);
 whether the buyer paused itself there is shown, never set, here. So is how it pays (`terms`,
 `creditLimit`, `netDays`: its ledger account's, ledger/terms.py), with its balance and any hold."""
 
@@ -31,6 +32,7 @@ from servicematch.ledger.terms import (
     credit_limit_cents,
     standing_of,
 )
+from servicematch.routing import buyer_rules as rules
 from servicematch.routing import buyers as directory
 from servicematch.routing.models import Buyer
 from servicematch.routing.reports import recent_bids
@@ -41,7 +43,9 @@ from servicematch.settings import Settings
 RENAMES = {"postUrl": "post_url", "pingUrl": "ping_url", "dailyCap": "daily_cap",
            "monthlyBudget": "monthly_budget", "price": "price", "bidFloor": "bid_floor",
            "returnWindowDays": "return_window_days", "maxReturnPercent": "max_return_percent",
-           "lockedFields": "locked_fields", "creditLimit": "credit_limit", "netDays": "net_days"}
+           "lockedFields": "locked_fields", "creditLimit": "credit_limit", "netDays": "net_days",
+           "minQuality": "min_quality", "duplicateDays": "duplicate_days", "duplicateMatch": "duplicate_match",
+           "duplicateScope": "duplicate_scope"}
 BACK = {directory_name: console_name for console_name, directory_name in RENAMES.items()}
 
 
@@ -70,6 +74,12 @@ class BuyerFields(BaseModel):
     terms: Literal["prepaid", "credit"] | None = None
     creditLimit: Number | None = None
     netDays: whole_number(le=MAX_NET_DAYS) | None = None
+    # Its own rules: the least quality score it is pinged for (null: any), and its duplicate rule's
+    # window in days (null: the site's rule), match and scope (null: phone, service).
+    minQuality: whole_number(le=100) | None = None
+    duplicateDays: whole_number(ge=rules.MIN_DUPLICATE_DAYS, le=rules.MAX_DUPLICATE_DAYS) | None = None
+    duplicateMatch: Literal["phone", "email", "either"] | None = None
+    duplicateScope: Literal["service", "all"] | None = None
 
 
 class ConsoleBuyer(Shape):
@@ -97,6 +107,12 @@ class ConsoleBuyer(Shape):
     maxReturnPercent: int | None
     # The buyer portal's settings the buyer sees but may not change.
     lockedFields: list[str]
+    # Its own rules (routing/buyer_rules.py): the least quality score (null: any); the duplicate
+    # rule's window (null: the site's rule), by phone, e-mail or either, within a service or all.
+    minQuality: int | None
+    duplicateDays: int | None
+    duplicateMatch: Literal["phone", "email", "either"]
+    duplicateScope: Literal["service", "all"]
     # The buyer's own pause from its portal or API (the operator's switch is `active`), and since when.
     paused: bool
     pausedAt: str | None
@@ -183,6 +199,22 @@ def terms(fields: BuyerFields, buyer: Buyer | None = None) -> directory.BuyerTer
     return base
 
 
+def own_rules(fields: BuyerFields, buyer: Buyer | None = None) -> rules.BuyerRules:
+    """The buyer's rules with the fields sent laid over them, checked (a 422 naming the field)."""
+    sent = fields.model_dump(exclude_unset=True)
+    laid = rules.rules_of(buyer) if buyer is not None else rules.BuyerRules()
+    for name in ("minQuality", "duplicateDays", "duplicateMatch", "duplicateScope"):
+        if name in sent:
+            value = sent[name]
+            if value is None and name in ("duplicateMatch", "duplicateScope"):
+                value = getattr(rules.BuyerRules(), RENAMES[name])  # null: the default (phone, service)
+            setattr(laid, RENAMES[name], value)
+    try:
+        return rules.check_rules(laid)
+    except ServiceMatchError as exc:
+        raise _console_error(exc) from None
+
+
 def money(fields: BuyerFields) -> TermsChange:
     """The change of how it pays, from the fields sent (only those)."""
     sent = fields.model_dump(exclude_unset=True)
@@ -191,20 +223,26 @@ def money(fields: BuyerFields) -> TermsChange:
 
 
 def add(session: Session, fields: BuyerFields, settings: Settings) -> Buyer:
+    own = own_rules(fields)
     try:
-        return directory.add_buyer(session, terms(fields), allow_private=settings.private_webhooks_allowed,
-                                   money=money(fields))
+        buyer = directory.add_buyer(session, terms(fields), allow_private=settings.private_webhooks_allowed,
+                                    money=money(fields))
     except ServiceMatchError as exc:
         raise _console_error(exc) from None
+    rules.apply_rules(buyer, own)
+    return buyer
 
 
 def change(session: Session, buyer_id: str, fields: BuyerFields, settings: Settings) -> Buyer:
     buyer = directory.get_buyer(session, buyer_id)
+    own = own_rules(fields, buyer)
     try:
-        return directory.update_buyer(session, buyer.id, terms(fields, buyer),
-                                      allow_private=settings.private_webhooks_allowed, money=money(fields))
+        buyer = directory.update_buyer(session, buyer.id, terms(fields, buyer),
+                                       allow_private=settings.private_webhooks_allowed, money=money(fields))
     except ServiceMatchError as exc:
         raise _console_error(exc) from None
+    rules.apply_rules(buyer, own)
+    return buyer
 
 
 def _dollars(cents: int | None) -> float | None:
@@ -231,6 +269,9 @@ def buyer_json(buyer: Buyer, spent: directory.Spending | None, account: LedgerAc
         "hours": buyer.hours, "bidFloor": _dollars(buyer.bid_floor_cents),
         "returnWindowDays": buyer.return_window_days, "maxReturnPercent": buyer.max_return_percent,
         "lockedFields": list(buyer.locked_fields or []),
+        "minQuality": buyer.min_quality, "duplicateDays": buyer.duplicate_days,
+        "duplicateMatch": buyer.duplicate_match or rules.MATCH_PHONE,
+        "duplicateScope": buyer.duplicate_scope or rules.SCOPE_SERVICE,
         "paused": buyer.paused_at is not None, "pausedAt": iso(buyer.paused_at),
         "leadsToday": spent.today if spent else 0, "spentThisMonth": _dollars(spent.month_cents if spent else 0),
         **money_json(account),

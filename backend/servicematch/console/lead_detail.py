@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session, selectinload
 from servicematch.catalog.loader import CatalogIndex
 from servicematch.console.auction import auction_steps
 from servicematch.console.delivery_health import CarriedCounts, by_carried
+from servicematch.console.lead_quality import QualityReview, quality_review
 from servicematch.console.leads import (
     LeadRow,
     answer_labels,
@@ -108,6 +109,10 @@ class LeadDetail(LeadRow):
     deliveryCounts: CarriedCounts
     # Empty when the lead had no auction (no buyer qualified, or routing has not run yet).
     auction: list[AuctionStep]
+    # The quality gate's reason codes (docs/quality.md), empty when none or not judged yet.
+    qualityReasons: list[str]
+    # An operator's release or rejection of the lead while it was held; null when none.
+    qualityReview: QualityReview | None
 
 
 def carried(payload_kind: str) -> dict:
@@ -173,6 +178,8 @@ def lead_detail(session: Session, settings: Settings, index: CatalogIndex, *, le
         "deliveryCounts": by_carried(Counter((Carried.of(d.payload_kind), d.status) for d in deliveries)),
         # The auction, step by step, in ms since the lead was committed; empty when it had none.
         "auction": auction_steps(session, lead),
+        "qualityReasons": [str(reason) for reason in lead.quality_reasons or []],
+        "qualityReview": quality_review(session, lead.id),
     }
 
 

@@ -11,6 +11,7 @@ from sqlalchemy import and_, exists, or_, select
 from sqlalchemy.orm import Session
 
 from servicematch.catalog.loader import CatalogIndex
+from servicematch.console.lead_quality import quality_conditions
 from servicematch.console.paging import day_start, decode_position, encode_position, iso, parse_day
 from servicematch.console.shapes import Shape
 from servicematch.delivery.history import mask_email
@@ -47,9 +48,14 @@ class LeadFilters:
     status: str = ""
     date_from: str = ""
     date_to: str = ""
+    # The quality gate's verdict (console/lead_quality.py: QUALITY_FILTERS), and the lowest and
+    # highest score, both included.
+    quality: str = ""
+    score_min: int | None = None
+    score_max: int | None = None
 
     def as_dict(self) -> dict:
-        return {key: value for key, value in self.__dict__.items() if value}
+        return {key: value for key, value in self.__dict__.items() if value not in ("", None)}
 
     def audited(self) -> dict:
         """The filters as the audit log keeps them. What was searched for may be an e-mail address, a
@@ -87,7 +93,8 @@ def filtered_leads(filters: LeadFilters, settings: Settings):
         query = query.where(Lead.created_at < day_start(end + timedelta(days=1)))
     if filters.status:
         query = query.where(_status_condition(filters.status))
-    return query
+    return query.where(*quality_conditions(quality=filters.quality, score_min=filters.score_min,
+                                                   score_max=filters.score_max))
 
 
 def _search(q: str, settings: Settings):
@@ -195,6 +202,10 @@ class LeadRow(Shape):
     # The consumer withdrew consent to be contacted, and when.
     revoked: bool
     revokedAt: str | None
+    # The quality gate's score (0-100) and verdict: passed, held, released or rejected; null
+    # while the gate has not run on the lead (docs/quality.md).
+    qualityScore: int | None
+    qualityStatus: str | None
 
 
 class LeadPage(Shape):
@@ -216,6 +227,7 @@ def lead_summary(lead: Lead, *, status: str, facts: LeadFacts, settings: Setting
         "source": facts.source, "status": status, "isDuplicate": lead.is_duplicate, "doNotSell": lead.do_not_sell,
         # The consumer withdrew consent to be contacted (privacy: a receipt's stop link, /privacy/choices).
         "revoked": facts.revoked_at is not None, "revokedAt": iso(facts.revoked_at),
+        "qualityScore": lead.quality_score, "qualityStatus": lead.quality_status,
     }
 
 

@@ -1,5 +1,6 @@
 """Providers in the console: the directory's own rules (delivery/providers.py), in the console's shape,
-plus today's lead counts, how each pays (its ledger account's terms, ledger/terms.py) and a test send."""
+plus today's lead counts, how each pays (its ledger account's terms, ledger/terms.py), the least
+quality score it takes (routing/buyer_rules.py) and a test send."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from servicematch.console.paging import day_start, iso
 from servicematch.console.shapes import Shape
 from servicematch.delivery.email_sender import send_email
 from servicematch.delivery.models import Delivery, DeliveryEndpoint, Provider
+from servicematch.delivery.quality_minimum import HIGHEST_SCORE
 from servicematch.delivery.schemas import MAX_LEAD_PRICE_CENTS, ProviderCreate, ProviderUpdate
 from servicematch.errors import ServiceMatchError
 from servicematch.kernel.clock import utcnow
@@ -44,6 +46,8 @@ RENAMES = {"email": "contact_email", "webhookUrl": "webhook_url", "webhookSecret
 # How it pays: the ledger's, not the directory's (set by `set_money`), and its error names.
 MONEY_FIELDS = ("terms", "creditLimit", "netDays")
 MONEY_ERRORS = {"terms": "terms", "credit_limit": "creditLimit", "net_days": "netDays"}
+# Set beside the directory's fields, by `set_money` (the directory's schemas do not carry it).
+QUALITY_FIELD = "minQuality"
 
 
 class ProviderFields(BaseModel):
@@ -70,6 +74,8 @@ class ProviderFields(BaseModel):
     terms: Literal["prepaid", "credit"] | None = None
     creditLimit: Number | None = None
     netDays: whole_number(le=MAX_NET_DAYS) | None = None
+    # The least quality score (0-100) of a lead it is sent or offered; null: any.
+    minQuality: whole_number(le=HIGHEST_SCORE) | None = None
 
 
 class ConsoleProvider(Shape):
@@ -99,6 +105,8 @@ class ConsoleProvider(Shape):
     # What one accepted lead costs it (null: the service's list price); its monthly credit cap, a percent.
     leadPriceCents: int | None
     creditCapPercent: int
+    # The least quality score of a lead it is sent or offered (null: any).
+    minQuality: int | None
     # How it pays, and its money (dollars): the balance (funds: payments add, leads take), what it may
     # still spend (null: credit with no limit), and why it is not receiving leads, if it is not.
     terms: Literal["prepaid", "credit"]
@@ -128,7 +136,7 @@ class SampleSends(Shape):
 
 def _directory_values(fields: ProviderFields) -> dict:
     return {RENAMES.get(key, key): value for key, value in fields.model_dump(exclude_unset=True).items()
-            if key not in MONEY_FIELDS}
+            if key not in MONEY_FIELDS and key != QUALITY_FIELD}
 
 
 def _checked(schema: type[BaseModel], values: dict) -> BaseModel:
@@ -174,8 +182,10 @@ def paused_webhooks(session: Session) -> set[str]:
 def set_money(session: Session, provider: Provider, fields: ProviderFields, *, new: bool = False) -> None:
     """How the provider pays, from the fields sent (only those), in the caller's transaction; its
     account takes a new name with the provider. `new`: the provider was added in this transaction
-    (its account is made with it)."""
+    (its account is made with it). Its minimum quality score, when sent, is set here too."""
     sent = fields.model_dump(exclude_unset=True)
+    if QUALITY_FIELD in sent:
+        provider.min_quality = sent[QUALITY_FIELD]
     if not new and not any(name in sent for name in MONEY_FIELDS):
         rename_account(session, AccountKind.PROVIDER, provider.id, provider.name)
         return
@@ -222,6 +232,7 @@ def provider_json(provider: Provider, *, today: dict[str, int], paused: set[str]
         "portalAccount": accounts.portal.get(provider.id, "none") if accounts else "none",
         # What it pays: its own lead price (None: the service's list price), and its monthly credit cap.
         "leadPriceCents": provider.lead_price_cents, "creditCapPercent": provider.credit_cap_percent,
+        "minQuality": provider.min_quality,
         # How it pays, and its money.
         "terms": standing.terms, "creditLimit": _dollars(standing.credit_limit_cents), "netDays": standing.net_days,
         "balance": standing.balance_cents / 100, "available": _dollars(standing.available_cents),

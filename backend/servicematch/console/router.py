@@ -24,12 +24,16 @@ from servicematch.console.credits import router as credits_router
 from servicematch.console.dashboard import Dashboard, dashboard
 from servicematch.console.dashboard_filters import DashboardFilters
 from servicematch.console.export import export_rows
+from servicematch.console.held_leads import router as held_leads_router
 from servicematch.console.invoices import router as invoices_router
+from servicematch.console.lead_quality import QUALITY_FILTERS
 from servicematch.console.paging import DAY_SCHEMA, INT_CURSOR_PATTERN, MAX_LIMIT
 from servicematch.console.payments import router as payments_router
+from servicematch.console.quality_measures import router as quality_measures_router
 from servicematch.console.reviews import router as reviews_router
 from servicematch.console.router_money import router as money_router
 from servicematch.console.router_session import router as session_router
+from servicematch.console.suppression import router as suppression_router
 from servicematch.delivery import providers as directory
 from servicematch.delivery.schemas import ProviderUpdate
 from servicematch.deps import SessionFactoryDep, SettingsDep
@@ -57,10 +61,17 @@ def day_filter(name: str):
 Position = Query(default=None, pattern=r"^[A-Za-z0-9_-]{0,200}$")
 
 
+# The quality gate's score filters (docs/quality.md): both ends included.
+ScoreMin = Query(default=None, alias="scoreMin", ge=0, le=100)
+ScoreMax = Query(default=None, alias="scoreMax", ge=0, le=100)
+
+
 def _lead_filters(q: str, vertical: str, service: str, state: str, status: str, date_from: str,
-                  date_to: str) -> leads.LeadFilters:
+                  date_to: str, quality: str = "", score_min: int | None = None,
+                  score_max: int | None = None) -> leads.LeadFilters:
     return leads.LeadFilters(q=q[:254], vertical=vertical[:32], service=service[:64], state=state[:2],
-                             status=status[:16], date_from=date_from[:10], date_to=date_to[:10])
+                             status=status[:16], date_from=date_from[:10], date_to=date_to[:10],
+                             quality=quality[:16], score_min=score_min, score_max=score_max)
 
 
 @router.get("/dashboard", response_model=Dashboard,
@@ -81,8 +92,9 @@ def read_dashboard(caller: AnyOperator, db: Db, catalog: CatalogDep,
 def list_leads(caller: AnyOperator, db: Db, settings: SettingsDep, q: str = "", vertical: str = "",
                service: str = "", state: str = "", status: str = one_of(leads.LEAD_STATUSES),
                date_from: str = day_filter("from"), date_to: str = day_filter("to"),
-               cursor: str | None = Position, limit: int = Limit) -> dict:
-    filters = _lead_filters(q, vertical, service, state, status, date_from, date_to)
+               quality: str = one_of(QUALITY_FILTERS), score_min: int | None = ScoreMin,
+               score_max: int | None = ScoreMax, cursor: str | None = Position, limit: int = Limit) -> dict:
+    filters = _lead_filters(q, vertical, service, state, status, date_from, date_to, quality, score_min, score_max)
     page = leads.lead_page(db, settings, filters=filters, cursor=cursor, limit=limit, reveal=caller.is_admin)
     if caller.is_admin:
         # Admins see contact details in clear: each page they open is on the record, like a lead's page.
@@ -101,8 +113,10 @@ class CsvResponse(StreamingResponse):
                              "content": {"text/csv": {"schema": {"type": "string"}}}}})
 def export_leads(caller: AdminOnly, db: Db, settings: SettingsDep, factory: SessionFactoryDep, q: str = "",
                  vertical: str = "", service: str = "", state: str = "", status: str = one_of(leads.LEAD_STATUSES),
-                 date_from: str = day_filter("from"), date_to: str = day_filter("to")) -> CsvResponse:
-    filters = _lead_filters(q, vertical, service, state, status, date_from, date_to)
+                 date_from: str = day_filter("from"), date_to: str = day_filter("to"),
+                 quality: str = one_of(QUALITY_FILTERS), score_min: int | None = ScoreMin,
+                 score_max: int | None = ScoreMax) -> CsvResponse:
+    filters = _lead_filters(q, vertical, service, state, status, date_from, date_to, quality, score_min, score_max)
     leads.filtered_leads(filters, settings)  # refuse bad filters before the audit entry
     audit.record(db, action=Action.LEAD_EXPORT, operator=caller.operator, ip=caller.ip, target="leads.csv",
                  detail={"filters": filters.audited()})
@@ -327,4 +341,7 @@ def install_console(app: FastAPI) -> None:
     app.include_router(money_router)
     app.include_router(payments_router)
     app.include_router(invoices_router)
+    app.include_router(held_leads_router)
+    app.include_router(quality_measures_router)
+    app.include_router(suppression_router)
     app.include_router(router)

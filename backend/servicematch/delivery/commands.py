@@ -14,6 +14,7 @@ from servicematch.delivery import providers as directory
 from servicematch.delivery.content import intake_payload_builder
 from servicematch.delivery.history import lead_history, render_history
 from servicematch.delivery.models import Provider
+from servicematch.delivery.quality_minimum import parse_min_quality
 from servicematch.delivery.schemas import ProviderCreate
 from servicematch.errors import ServiceMatchError
 from servicematch.outbound.signing import new_webhook_secret
@@ -47,6 +48,8 @@ def providers() -> None:
 @click.option("--webhook-url", help="Where a signed JSON copy of each lead is POSTed.")
 @click.option("--webhook-secret", help="Signs the webhook (whsec_..., or a secret of your own); share it "
               "with the provider. Generated when a webhook URL is given without one.")
+@click.option("--min-quality", metavar="SCORE",
+              help="Least quality score (0-100) of a lead it is sent or offered; any when omitted.")
 def add_provider(**options) -> None:
     """Add a provider."""
     add_provider_with(options)
@@ -67,6 +70,10 @@ def add_provider_with(options: dict, *, then: Callable[[Session, Provider], str]
         )
     except ValidationError as exc:
         raise SafeClickException("; ".join(e["msg"] for e in exc.errors())) from exc
+    try:
+        min_quality = parse_min_quality(options.get("min_quality"))
+    except ServiceMatchError as exc:
+        raise SafeClickException(exc.error) from exc
     generated = new_webhook_secret() if data.webhook_url and not data.webhook_secret else None
     if generated:
         data = data.model_copy(update={"webhook_secret": generated})
@@ -74,6 +81,7 @@ def add_provider_with(options: dict, *, then: Callable[[Session, Provider], str]
         try:
             provider = directory.add_provider(session=session, data=data,
                                               catalog=load_catalog(get_settings().catalog_dir))
+            provider.min_quality = min_quality
             more = None
             if then is not None:
                 session.flush()
@@ -93,9 +101,12 @@ def add_provider_with(options: dict, *, then: Callable[[Session, Provider], str]
 def list_providers(as_json: bool) -> None:
     """Every provider, active or not."""
     with _session_factory()() as session:
-        rows = [directory.provider_public(p) for p in directory.list_providers(session=session)]
+        found = directory.list_providers(session=session)
+        rows = [directory.provider_public(p) for p in found]
+        minimums = {p.id: p.min_quality for p in found}
     if as_json:
-        click.echo(json.dumps([row.model_dump(mode="json") for row in rows], indent=2))
+        click.echo(json.dumps([{**row.model_dump(mode="json"), "min_quality": minimums[row.id]} for row in rows],
+                              indent=2))
         return
     for row in rows:
         area = ", ".join(row.states + row.zips) + (f" (+{row.radius_miles:g} mi)" if row.radius_miles else "")
@@ -104,6 +115,8 @@ def list_providers(as_json: bool) -> None:
             channels += (f"  webhook PAUSED until {row.webhook_paused_until:%Y-%m-%d %H:%M:%S} UTC after "
                          f"{row.webhook_failures} failures ({row.webhook_last_error})")
         portal = ("  review mode (portal)" if row.mode == "review" else "") + ("  verified" if row.verified_at else "")
+        if minimums[row.id] is not None:
+            portal += f"  min score {minimums[row.id]}"
         click.echo(safe_text(
             f"{row.id}  {'active ' if row.active else 'DISABLED'}  {row.name} <{row.contact_email}>  "
             f"services: {', '.join(row.services)}  area: {area}  cap: {row.daily_cap or '-'}  via {channels}{portal}"))

@@ -113,6 +113,8 @@ class Provider(Base):
     exclusive_leads: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # Most credits a calendar month may approve, as a share (percent) of that month's accepted leads.
     credit_cap_percent: Mapped[int] = mapped_column(Integer, default=20, server_default="20")
+    # The least quality score (0-100) of a lead it is sent or offered; None: any (routing/buyer_rules.py).
+    min_quality: Mapped[int | None] = mapped_column(Integer)
 
 
 class Delivery(Base):

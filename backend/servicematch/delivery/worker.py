@@ -28,6 +28,8 @@ from servicematch.delivery.sending import OtherMessages, RoundLeads, prepare_del
 from servicematch.intake.models import Lead
 from servicematch.kernel import wakeup
 from servicematch.kernel.chores import HourlyChore
+from servicematch.kernel.logs import about_lead
+from servicematch.kernel.metrics import count_delivery_attempt, endpoint_kind
 from servicematch.outbound.http_sender import DeliveryClient
 from servicematch.outbound.outcome import Outcome, Send, SendResult
 from servicematch.settings import Settings
@@ -173,6 +175,10 @@ class DeliveryWorker:
                     # A database hiccup must not end the worker; the next round tries again.
                     log.exception("delivery round failed")
                     started = 0
+                # Chores that tell the loop goes round (the heartbeat) are poked every round, busy or not.
+                for chore in self.chores:
+                    if getattr(chore, "while_busy", False):
+                        chore.poke()
                 if started == 0:
                     busy = not self._idle()
                     if not busy:
@@ -222,6 +228,8 @@ class DeliveryWorker:
                 self.router.settle(posts)
         for completion, status in zip(batch, statuses):
             result = completion.result
+            count_delivery_attempt(endpoint_kind(completion.claim.endpoint),
+                                   result.outcome if result.sent else "not_sent")
             # Every attempt is on record in the database; the log speaks up for what needs a look.
             level = logging.DEBUG if status == DeliveryStatus.DELIVERED else logging.INFO
             log.log(level, "delivery %s -> %s (%s)", completion.claim.delivery_id, status or "settled elsewhere",
@@ -246,14 +254,15 @@ class DeliveryWorker:
                                messages=self.messages,
                                lead_ids=[d.lead_id for d in deliveries if d.payload_kind == "lead"])
             for delivery in deliveries:
-                try:
-                    prepared[delivery.id] = prepare_delivery(
-                        session=session, delivery=delivery, settings=self.settings, client=self._client,
-                        leads=leads, timestamp=timestamp)
-                except Exception as exc:
-                    # A bug or bad data while building the message is recorded like any failed attempt.
-                    log.exception("delivery %s could not be prepared", delivery.id)
-                    prepared[delivery.id] = _not_sent(f"{type(exc).__name__}: {exc}"[:500])
+                with about_lead(delivery.lead.reference if delivery.lead is not None else None):
+                    try:
+                        prepared[delivery.id] = prepare_delivery(
+                            session=session, delivery=delivery, settings=self.settings, client=self._client,
+                            leads=leads, timestamp=timestamp)
+                    except Exception as exc:
+                        # A bug or bad data while building the message is recorded like any failed attempt.
+                        log.exception("delivery %s could not be prepared", delivery.id)
+                        prepared[delivery.id] = _not_sent(f"{type(exc).__name__}: {exc}"[:500])
         for claim in claims:
             prepared.setdefault(claim.delivery_id, _not_sent("the delivery no longer exists"))
         return prepared

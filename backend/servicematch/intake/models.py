@@ -85,6 +85,9 @@ class Lead(Base):
     # Keyed hashes (HMAC-SHA256) find repeats without decrypting anything.
     email_hash: Mapped[str | None] = mapped_column(String(64), index=True)
     phone_hash: Mapped[str | None] = mapped_column(String(64), index=True)
+    # The street address and ZIP, normalised (intake/submission.py, address_key), for the quality
+    # gate's velocity check: many leads from one address in minutes.
+    address_hash: Mapped[str | None] = mapped_column(String(64), index=True)
     state: Mapped[str | None] = mapped_column(String(2))
     zip: Mapped[str | None] = mapped_column(String(5))
     personal_data: Mapped[bytes] = mapped_column(LargeBinary)
@@ -97,6 +100,13 @@ class Lead(Base):
     quality_score: Mapped[int | None] = mapped_column(Integer)
     quality_reasons: Mapped[list | None] = mapped_column(JSON)
     quality_status: Mapped[str | None] = mapped_column(String(16), index=True)
+    # What intake kept for the gate: {"form_seconds": the browser's first step to submit,
+    # "tab_id": its funnel-events tab, "honeypot": whether the hidden field was filled,
+    # "recaptcha_score": reCAPTCHA's v3 score}, each only when known; None for older leads.
+    quality_signals: Mapped[dict | None] = mapped_column(JSON)
+    # What TrustedForm said of the lead's certificate (verified, retained until), as posts' consent
+    # proof carries it (quality/gate.py, consent_proof_fields); written by routing with the score.
+    quality_proof: Mapped[dict | None] = mapped_column(JSON)
 
     consent: Mapped[ConsentRecord] = relationship(back_populates="lead", uselist=False)
 
@@ -105,6 +115,8 @@ class ConsentRecord(Base):
     """What the visitor agreed to, exactly as shown, and the circumstances of the agreement."""
 
     __tablename__ = "consent_records"
+    # The quality gate counts recent leads from one client address (quality/history.py).
+    __table_args__ = (Index("ix_consent_records_ip_address_consented_at", "ip_address", "consented_at"),)
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     lead_id: Mapped[str] = mapped_column(ForeignKey("leads.id", ondelete="CASCADE"), unique=True)

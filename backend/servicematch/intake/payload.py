@@ -66,13 +66,22 @@ def consent_proof(lead: Lead) -> dict:
             "partnerListVersion": consent.partner_list_version if consent else None,
             "globalPrivacyControl": bool(consent and consent.global_privacy_control),
             "doNotSell": bool(lead.do_not_sell),
+            # What TrustedForm said of the certificate when the quality gate asked (verified, retained).
+            **(lead.quality_proof or {}),
         },
     }
 
 
+def quality_of(lead: Lead) -> dict | None:
+    """The quality gate's verdict as pings and posts carry it: {"score": 87, "reasons": [...]}."""
+    if lead.quality_score is None:
+        return None
+    return {"score": lead.quality_score, "reasons": list(lead.quality_reasons or [])}
+
+
 def auction_post_payload(*, lead: Lead, settings: Settings) -> dict:
     """What a buyer that won a lead receives: the submission payload and the consent proof."""
-    return {**buyer_payload(lead=lead, settings=settings), **consent_proof(lead)}
+    return {**buyer_payload(lead=lead, settings=settings), **consent_proof(lead), "quality": quality_of(lead)}
 
 
 def _iso(moment) -> str | None:

@@ -24,10 +24,13 @@ def _refuse() -> ServiceMatchError:
     return ServiceMatchError(FAILED, fields={"recaptchaToken": FAILED}, status_code=400)
 
 
-def verify(*, settings: Settings, token: str | None, remote_ip: str) -> None:
-    """Ask the provider whether the token is genuine; refuse the submission when it is not."""
+def verify(*, settings: Settings, token: str | None, remote_ip: str) -> float | None:
+    """Ask the provider whether the token is genuine; refuse the submission when it is not.
+
+    Returns the v3 score of a passed token (kept with the lead for the quality gate), or None when
+    reCAPTCHA is off or gave no score."""
     if not is_enabled(settings):
-        return
+        return None
     if not token:
         raise _refuse()
     try:
@@ -51,3 +54,4 @@ def verify(*, settings: Settings, token: str | None, remote_ip: str) -> None:
     ):
         log.info("reCAPTCHA refused a submission: %s", verdict.get("error-codes") or verdict)
         raise _refuse()
+    return float(score) if isinstance(score, int | float) and not isinstance(score, bool) else None

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import JSONResponse
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from fastapi.routing import APIRoute
 
 from servicematch.catalog.loader import CatalogDep
 from servicematch.deps import SettingsDep
-from servicematch.errors import ErrorBody, NotFound
+from servicematch.errors import ErrorBody, NotFound, ServiceMatchError
 from servicematch.inbound.client import client_ip, sends_global_privacy_control, user_agent
 from servicematch.inbound.ratelimit import Allowance, counted_always, counted_when_accepted
 from servicematch.inbound.validation import check_email, check_phone
 from servicematch.intake.store import LeadStoreDep
+from servicematch.kernel.logs import LEAD_REFERENCE
+from servicematch.kernel.metrics import count_lead
 from servicematch.kernel.references import shown_reference
 from servicematch.settings import Settings
 
@@ -46,7 +51,40 @@ enforce_submit_rate = counted_when_accepted("submit_limiter")
 
 RateLimited = Annotated[Allowance, Depends(enforce_submit_rate)]
 LookupLimited = Annotated[None, Depends(counted_always("validate_limiter"))]
-router = APIRouter(prefix="/api", tags=["intake"])
+LEAD_PATHS = frozenset({"/api/submit-form", "/api/call-submit"})
+# servicematch_leads_total{outcome}: why a submission was refused, by the status it was refused with.
+REFUSALS = {400: "recaptcha_failed", 404: "unknown_service", 409: "request_id_reused", 422: "invalid",
+            429: "rate_limited"}
+
+
+class CountedLeadRoute(APIRoute):
+    """Counts every submission to the lead routes by outcome, whoever answered it: the route, its
+    rate limit (429) or the body's validation (422), which both answer before the route runs."""
+
+    def get_route_handler(self) -> Callable[[Request], Awaitable[Response]]:
+        handler = super().get_route_handler()
+        if self.path not in LEAD_PATHS:
+            return handler
+
+        async def counted(request: Request) -> Response:
+            try:
+                response = await handler(request)
+            except RequestValidationError:
+                count_lead("invalid")
+                raise
+            except ServiceMatchError as refusal:
+                count_lead(REFUSALS.get(refusal.status_code, "failed"))
+                raise
+            except Exception:
+                count_lead("failed")
+                raise
+            count_lead("accepted" if response.status_code == 202 else "failed")
+            return response
+
+        return counted
+
+
+router = APIRouter(prefix="/api", tags=["intake"], route_class=CountedLeadRoute)
 
 
 @router.post("/validate", summary="Check one email address or phone number",
@@ -101,6 +139,7 @@ async def _accepted(allowance: Allowance, stored: StoredLead, settings: Settings
     # Built directly: the route's response_model documents this shape, and skipping FastAPI's
     # validation of our own strings saves every submission a model round trip.
     lead = stored.lead
+    LEAD_REFERENCE.set(shown_reference(lead.reference))  # log lines of this request name the lead
     # Who gets the lead is decided after this answer, by routing: the list is always empty here,
     # and the status token lets this browser ask afterwards.
     return JSONResponse({"leadId": lead.id, "requestId": lead.request_id, "reference": shown_reference(lead.reference),

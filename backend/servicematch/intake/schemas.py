@@ -148,6 +148,17 @@ class CustomQuestions(Strict):
     cq20: ShortText | None = None
 
 
+class FormSignals(Strict):
+    """What the form reports about how it was filled, for the quality gate (docs/quality.md). The
+    visitor never sees it; the gate weighs it against what the server saw itself."""
+
+    secondsOnForm: float | None = Field(default=None, ge=0, le=86_400, allow_inf_nan=False,
+                                        description="Seconds from the form's first step to submitting it")
+    tabId: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{8,64}$",
+                              description="The tab id the page's funnel events (POST /api/events) carry")
+    honeypot: metadata(2000) = Field(default="", description="The hidden field people never see: empty from a person")
+
+
 class LeadFormSubmission(Strict):
     """The spec's submission payload (section 3), exactly."""
 
@@ -160,6 +171,8 @@ class LeadFormSubmission(Strict):
     customquestions: CustomQuestions = Field(default_factory=CustomQuestions)
     click: Click = Field(default_factory=Click)
     recaptchaToken: text(4000) | None = None
+    # Optional, so clients built before it still work; left out of the request's fingerprint.
+    formSignals: FormSignals | None = None
 
 
 class CallFlowSubmission(Strict):
@@ -176,6 +189,7 @@ class CallFlowSubmission(Strict):
     })]
     click: Click = Field(default_factory=Click)
     recaptchaToken: text(4000) | None = None
+    formSignals: FormSignals | None = None
 
 
 class LeadAccepted(BaseModel):

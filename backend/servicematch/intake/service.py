@@ -22,6 +22,7 @@ from servicematch.kernel import wakeup
 from servicematch.kernel.clock import utcnow
 from servicematch.kernel.crypto import cipher_for
 from servicematch.kernel.ids import new_id
+from servicematch.kernel.logs import about_lead
 from servicematch.kernel.references import new_reference
 from servicematch.settings import Settings
 
@@ -212,8 +213,9 @@ class LeadTransactions:
                 wakeup.notify_after_commit(session)  # routing, in the worker, takes it from here
             session.commit()
         for item in fresh:
-            log.info("stored lead %s for %s/%s%s", item.lead.id, item.lead.vertical, item.lead.service,
-                     " (duplicate)" if item.lead.is_duplicate else "")
+            with about_lead(item.lead.reference):
+                log.info("stored lead %s for %s/%s%s", item.lead.id, item.lead.vertical, item.lead.service,
+                         " (duplicate)" if item.lead.is_duplicate else "")
         return [self._outcome(item, first) for item in new_leads]
 
     @staticmethod

@@ -11,27 +11,27 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-from functools import lru_cache
 
-from servicematch.kernel.keys import derive_key
+from servicematch.kernel.keys import checking_keys, signing_key
 from servicematch.settings import Settings
 
 STATUS_TOKEN_HEADER = "X-Status-Token"
 PURPOSE = "lead status"
 
 
-@lru_cache(maxsize=8)
-def _key(secret_key: str) -> bytes:
-    # Derived once per secret: every submission signs, and HKDF costs more than the HMAC.
-    return derive_key(secret_key, PURPOSE)
-
-
-def status_token(settings: Settings, lead_id: str) -> str:
-    digest = hmac.new(_key(settings.secret_key), lead_id.encode(), hashlib.sha256).digest()
+def _token(key: bytes, lead_id: str) -> str:
+    digest = hmac.new(key, lead_id.encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
+def status_token(settings: Settings, lead_id: str) -> str:
+    # The key is derived once per secret (kernel.keys caches it): every submission signs.
+    return _token(signing_key(settings, PURPOSE), lead_id)
+
+
 def status_token_matches(settings: Settings, lead_id: str, token: str) -> bool:
-    # Bytes: compare_digest refuses str with non-ASCII characters (a TypeError, so a 500).
-    return bool(token) and hmac.compare_digest(status_token(settings, lead_id).encode(),
-                                               token.encode("utf-8", "replace"))
+    # A token handed out before a secret rotation is accepted while the earlier secret is listed in
+    # SERVICEMATCH_SECRET_KEYS_OLD. Bytes: compare_digest refuses str with non-ASCII characters.
+    given = (token or "").encode("utf-8", "replace")
+    return bool(token) and any(hmac.compare_digest(_token(key, lead_id).encode(), given)
+                               for key in checking_keys(settings, PURPOSE))

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from servicematch.delivery import commands as delivery_commands
 from servicematch.delivery.models import Provider
+from servicematch.delivery.quality_minimum import parse_min_quality
 from servicematch.errors import NotFound, ServiceMatchError
 from servicematch.ledger.models import AccountKind, LedgerAccount, Terms
 from servicematch.ledger.terms import (
@@ -95,19 +96,27 @@ add_provider = terms_options(click.Command(
 @terms_options
 @click.command("update")
 @click.argument("name_or_id")
-def update_provider(name_or_id: str, terms: str | None, credit_limit: str | None, net_days: int | None) -> None:
-    """Change how a provider pays; only the options given change."""
+@click.option("--min-quality", metavar="SCORE",
+              help="Least quality score (0-100) of a lead it is sent or offered; 'none' for any.")
+def update_provider(name_or_id: str, terms: str | None, credit_limit: str | None, net_days: int | None,
+                    min_quality: str | None) -> None:
+    """Change how a provider pays, or its minimum quality score; only the options given change."""
     money = terms_change(terms, credit_limit, net_days)
-    if money.empty:
-        raise SafeClickException("nothing to change: give --terms, --credit-limit or --net-days")
+    if money.empty and min_quality is None:
+        raise SafeClickException("nothing to change: give --terms, --credit-limit, --net-days or --min-quality")
     with delivery_commands._session_factory()() as session:
         try:
             provider = find_provider(session, name_or_id)
-            account = change_terms(session, AccountKind.PROVIDER, provider.id, money, name=provider.name)
+            if min_quality is not None:
+                provider.min_quality = parse_min_quality(min_quality)
+            account = None if money.empty else change_terms(session, AccountKind.PROVIDER, provider.id, money,
+                                                             name=provider.name)
         except ServiceMatchError as exc:
             raise SafeClickException(exc.error) from exc
         session.commit()
-        click.echo(safe_text(f"provider {provider.id} ({provider.name})  {account_line(account)}"))
+        score = "any score" if provider.min_quality is None else f"min score {provider.min_quality}"
+        line = f"  {account_line(account)}" if account is not None else ""
+        click.echo(safe_text(f"provider {provider.id} ({provider.name}){line}  {score}"))
 
 
 def find_provider(session: Session, name_or_id: str) -> Provider:

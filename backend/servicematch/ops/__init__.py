@@ -1,3 +1,5 @@
-"""The twelfth room: operations endpoints, GET /api/health (the process answers and its database
-accepts a query). It needs only deps; it sits near the top because nothing depends on it.
+"""Operations: GET /api/health (liveness), GET /api/ready (readiness: the database answers and is
+migrated; the workers' heartbeats), /metrics (Prometheus, for the allowed addresses), Sentry set-up
+and scrubbing, `servicematch keys` and `servicematch backup`. It sits near the top: it reads every
+room's tables, and nothing depends on it.
 """

@@ -2,7 +2,8 @@
 
 Services, area and daily cap are the directory's own columns (delivery/providers.py) and
 matching reads them, as it reads the hours and the pause; the weekly budget and auto-accept
-govern the provider's offers (routing/offers.py, docs/portal.md).
+govern the provider's offers (routing/offers.py, docs/portal.md); the minimum quality score keeps
+leads scored under it from the provider (routing/buyer_rules.py, docs/quality.md).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from sqlalchemy.orm import Session, object_session
 from servicematch.catalog.loader import CatalogIndex
 from servicematch.delivery import providers as directory
 from servicematch.delivery.models import PausedBy, Provider, ProviderMode
+from servicematch.delivery.quality_minimum import HIGHEST_SCORE
 from servicematch.delivery.ratings import provider_ratings
 from servicematch.delivery.schemas import ProviderUpdate
 from servicematch.errors import ServiceMatchError
@@ -81,6 +83,8 @@ class ProviderProfile(BaseModel):
     pausedBy: Literal["operator", "provider"] | None
     autoAccept: bool
     exclusiveLeads: bool = Field(description="Opted in to exclusive leads: offered alone, at the exclusive price")
+    minQuality: int | None = Field(description="Least quality score (0-100) of a lead you are sent or offered; "
+                                               "null: any")
     leadPrices: list[LeadPrice] = Field(description="The price of a lead in each vertical of the provider's services")
     mode: Literal["direct", "review"]
     verified: bool
@@ -104,6 +108,7 @@ class ProviderProfileChanges(BaseModel):
     weeklyBudget: Number | None = Field(default=None, ge=1, le=MAX_WEEKLY_BUDGET)
     autoAccept: bool | None = None
     exclusiveLeads: bool | None = None
+    minQuality: whole_number(le=HIGHEST_SCORE) | None = None
     licenceNumber: text(60) | None = None
     licenceState: text(4) | None = None
 
@@ -143,7 +148,7 @@ def profile_of(provider: Provider) -> ProviderProfile:
         dailyCap=provider.daily_cap,
         weeklyBudget=None if provider.weekly_budget_cents is None else provider.weekly_budget_cents / 100,
         active=provider.active, pausedBy=provider.paused_by, autoAccept=provider.auto_accept,
-        exclusiveLeads=provider.exclusive_leads, leadPrices=lead_prices(provider),
+        exclusiveLeads=provider.exclusive_leads, minQuality=provider.min_quality, leadPrices=lead_prices(provider),
         mode=provider.mode if provider.mode in (ProviderMode.DIRECT, ProviderMode.REVIEW) else ProviderMode.REVIEW,
         verified=provider.verified_at is not None, licenceNumber=provider.licence_number,
         licenceState=provider.licence_state, licencesNeeded=licences_needed(provider.services or []),
@@ -192,6 +197,8 @@ def change_profile(session: Session, catalog: CatalogIndex, provider: Provider, 
         provider.auto_accept = changes.autoAccept
     if "exclusiveLeads" in sent and changes.exclusiveLeads is not None:
         provider.exclusive_leads = changes.exclusiveLeads
+    if "minQuality" in sent:
+        provider.min_quality = changes.minQuality
     return sorted(sent)
 
 

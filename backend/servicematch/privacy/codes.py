@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from servicematch.errors import ServiceMatchError
 from servicematch.kernel.ids import new_id
-from servicematch.kernel.keys import derive_key
+from servicematch.kernel.keys import checking_keys, signing_key
 from servicematch.privacy.contacts import aware
 from servicematch.privacy.models import PrivacyRequest, VerificationCode
 from servicematch.settings import Settings
@@ -30,9 +30,14 @@ TOO_MANY_CODES = ("We have sent several codes to this contact in the last 15 min
                   "the latest one, or try again in 15 minutes.")
 
 
-def _hash(settings: Settings, code_id: str, code: str) -> str:
-    key = derive_key(settings.secret_key, "privacy.codes")
+def _hash(key: bytes, code_id: str, code: str) -> str:
     return hmac.new(key, f"{code_id}:{code}".encode(), hashlib.sha256).hexdigest()
+
+
+def _matches(settings: Settings, code_hash: str, code_id: str, typed: str) -> bool:
+    # A code issued before a secret rotation is hashed with the earlier secret's key: still good.
+    return any(hmac.compare_digest(code_hash, _hash(key, code_id, typed))
+               for key in checking_keys(settings, "privacy.codes"))
 
 
 def issue_code(*, session: Session, settings: Settings, request: PrivacyRequest, now: datetime) -> str:
@@ -48,7 +53,7 @@ def issue_code(*, session: Session, settings: Settings, request: PrivacyRequest,
                                 headers={"Retry-After": str(int(CODE_WINDOW.total_seconds()))})
     code = f"{secrets.randbelow(1_000_000):06d}"
     code_id = new_id()
-    session.add(VerificationCode(id=code_id, request_id=request.id, code_hash=_hash(settings, code_id, code),
+    session.add(VerificationCode(id=code_id, request_id=request.id, code_hash=_hash(signing_key(settings, "privacy.codes"), code_id, code),
                                  created_at=now, expires_at=now + CODE_LIFETIME, attempts=0))
     return code
 
@@ -63,10 +68,10 @@ def check_code(*, session: Session, settings: Settings, request_id: str, code: s
     if candidate is None or candidate.used_at is not None or candidate.attempts >= MAX_ATTEMPTS \
             or aware(candidate.expires_at) <= now:
         # Same hash work as a live code, so a spent code is not quicker to recognise.
-        _hash(settings, new_id(), typed)
+        _matches(settings, "", new_id(), typed)
         raise ServiceMatchError(SPENT, fields={"code": SPENT}, status_code=410)
     candidate.attempts += 1
-    if not hmac.compare_digest(candidate.code_hash, _hash(settings, candidate.id, typed)):
+    if not _matches(settings, candidate.code_hash, candidate.id, typed):
         session.commit()
         raise ServiceMatchError(WRONG, fields={"code": WRONG})
     candidate.used_at = now

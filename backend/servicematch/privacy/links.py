@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from servicematch.errors import ServiceMatchError
 from servicematch.kernel.clock import utcnow
 from servicematch.kernel.ids import new_id
-from servicematch.kernel.keys import derive_key
+from servicematch.kernel.keys import checking_keys, signing_key
 from servicematch.settings import Settings
 
 # Consent may be withdrawn at any time; after this, /privacy/choices does the same by code.
@@ -45,9 +45,15 @@ def _unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
-def _signature(settings: Settings, payload: str) -> str:
-    key = derive_key(settings.secret_key, "privacy.links")
+def _signature(key: bytes, payload: str) -> str:
     return _b64(hmac.new(key, payload.encode(), hashlib.sha256).digest())
+
+
+def _genuine(settings: Settings, payload: str, signature: str) -> bool:
+    # Signed with the current secret or an earlier one (SERVICEMATCH_SECRET_KEYS_OLD): a link
+    # mailed before a rotation works until it expires.
+    return bool(payload) and any(hmac.compare_digest(_signature(key, payload).encode(), signature.encode())
+                                 for key in checking_keys(settings, "privacy.links"))
 
 
 def sign_link(*, settings: Settings, purpose: str, lead_id: str, now: datetime | None = None,
@@ -55,14 +61,14 @@ def sign_link(*, settings: Settings, purpose: str, lead_id: str, now: datetime |
     expires = int(((now or utcnow()) + lifetime).timestamp())
     payload = _b64(json.dumps({"p": purpose, "l": lead_id, "i": new_id(), "x": expires},
                               separators=(",", ":")).encode())
-    return f"{payload}.{_signature(settings, payload)}"
+    return f"{payload}.{_signature(signing_key(settings, 'privacy.links'), payload)}"
 
 
 def read_link(*, settings: Settings, token: str, purpose: str, now: datetime | None = None) -> LinkClaims:
     """The claims of a genuine, unexpired token for `purpose`; a clear 400 otherwise."""
     payload, _, signature = (token or "").strip().partition(".")
     # Bytes: compare_digest refuses str with non-ASCII characters (a TypeError, so a 500).
-    if not payload or not hmac.compare_digest(_signature(settings, payload).encode(), signature.encode()):
+    if not _genuine(settings, payload, signature):
         raise ServiceMatchError(TAMPERED, fields={"token": TAMPERED})
     try:
         claims = json.loads(_unb64(payload))

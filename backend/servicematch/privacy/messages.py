@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from servicematch.delivery.models import Delivery, DeliveryStatus, Provider
 from servicematch.delivery.ratings import NO_RATING, Rating, provider_ratings
-from servicematch.intake.models import Lead
+from servicematch.intake.models import QUALITY_HELD, QUALITY_REJECTED, Lead
 from servicematch.intake.payload import decrypt_personal_data
 from servicematch.kernel.references import shown_reference
 from servicematch.kernel.webhook_events import event_envelope
@@ -248,6 +248,9 @@ def receipt(*, lead: Lead, recipients: Recipients, settings: Settings,
     turned_down = recipients.turned_down(settings)
     # Said only while no lead buyer holds the details (an opt-out may come after a sale).
     not_sold = None if any(company.is_buyer for company in recipients.holders(settings)) else not_sold_because(lead)
+    # Held by the quality gate: nobody was pinged, so nobody has the details while it is reviewed.
+    reviewing = lead.quality_status == QUALITY_HELD and not parties
+    declined = lead.quality_status == QUALITY_REJECTED and not parties
     when = aware(consent.consented_at) if consent else aware(lead.created_at)
     lines = [
         f"Hello {contact.get('first') or 'there'},",
@@ -261,10 +264,12 @@ def receipt(*, lead: Lead, recipients: Recipients, settings: Settings,
         "",
         "Who we have given, or are giving, your contact details to (they may contact you about it):",
         *([f"  - {company.in_words()}" for company in parties] if parties else
-          ["  - nobody yet" if recipients.open_offers else
-           "  - nobody" if not_sold else
+          ["  - nobody yet" if recipients.open_offers or reviewing else
+           "  - nobody" if not_sold or declined else
            "  - nobody yet: no provider in your area has been matched"]),
         *(["", OPEN_OFFERS] if recipients.open_offers else []),
+        *(["", UNDER_REVIEW] if reviewing else []),
+        *(["", NOT_PASSED_ON] if declined else []),
         *(["", "Sent your contact details, but did not take your request:",
            *[f"  - {company.name}: {company.what_happened()}" for company in turned_down]] if turned_down else []),
         *(["", not_sold] if not_sold else []),
@@ -283,6 +288,10 @@ def receipt(*, lead: Lead, recipients: Recipients, settings: Settings,
     return contact.get("email", ""), subject, "\n".join(lines) + "\n", headers
 
 
+# The quality gate's hold and an operator's rejection, in the receipt's words (docs/quality.md).
+UNDER_REVIEW = ("Your request is being reviewed before it is passed on. While it is, no company has your "
+                "contact details.")
+NOT_PASSED_ON = "We reviewed your request and did not pass it on to any company."
 GPC_HONOURED = ("Your browser sent a Global Privacy Control signal, and we honoured it: your request "
                 "was not sold to or shared with any lead buyer.")
 OPTED_OUT = ("You opted out of the sale and sharing of your information: your request was not sold to or "

@@ -37,7 +37,7 @@ MAX_RETURN_WINDOW_DAYS = 365
 # The settings a buyer's people change in the buyer portal, by the portal's names: an operator may
 # lock any of them for a buyer (`Buyer.locked_fields`), so the buyer sees it but cannot change it.
 LOCKABLE_SETTINGS = ("services", "states", "zips", "dailyCap", "monthlyBudget", "hours", "bidFloor", "price",
-                     "pingUrl", "postUrl")
+                     "pingUrl", "postUrl", "minQuality", "duplicateRule")
 
 
 def to_cents(dollars: float | str | None, *, field: str) -> int | None:

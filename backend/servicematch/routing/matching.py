@@ -26,6 +26,7 @@ from servicematch.ledger.models import (
     Terms,
 )
 from servicematch.ledger.terms import can_take, dollars, hold_reason_for, open_account
+from servicematch.routing.buyer_rules import provider_refusal
 from servicematch.routing.hours import open_now
 from servicematch.routing.models import AuctionStep, OfferStatus, ProviderOffer, StepKind
 from servicematch.routing.pricing import lead_price_cents
@@ -177,6 +178,7 @@ def match_providers(
     ]
     if lead is not None and candidates:
         candidates = _on_lead_list(session, lead, candidates, now)
+        candidates = _meeting_minimums(session, lead, candidates, now)
     if not candidates or limit <= 0:
         return []
     counts = _sent_today(session=session, provider_ids=[p.id for p in candidates], now=now)
@@ -273,6 +275,16 @@ def _on_lead_list(session: Session, lead: Lead, candidates: list[Provider], now:
     _note_passes(session, lead, [f"Provider {provider.name}: {reason}" for provider in unlisted], now)
     skipped = {provider.id for provider in unlisted}
     return [provider for provider in candidates if provider.id not in skipped]
+
+
+def _meeting_minimums(session: Session, lead: Lead, candidates: list[Provider], now: datetime) -> list[Provider]:
+    """The candidates whose minimum quality score the lead meets (routing/buyer_rules.py); the
+    others each get one "pass" step saying why."""
+    refused = {provider.id: why for provider in candidates if (why := provider_refusal(provider, lead))}
+    if not refused:
+        return candidates
+    _note_passes(session, lead, [f"Provider {p.name}: {refused[p.id]}" for p in candidates if p.id in refused], now)
+    return [provider for provider in candidates if provider.id not in refused]
 
 
 def _note_passes(session: Session, lead: Lead, details: list[str], now: datetime) -> None:

@@ -60,6 +60,14 @@ class Buyer(Base):
     max_return_percent: Mapped[int | None] = mapped_column(Integer, default=15)
     # Settings the buyer's people may see but not change (names from the portal's settings).
     locked_fields: Mapped[list] = mapped_column(JSON, default=list)
+    # The buyer's own rules (routing/buyer_rules.py, docs/quality.md): the least quality score of a
+    # lead it is pinged for (None: any), and its duplicate rule: a lead of a person it was pinged for
+    # or bought within `duplicate_days` days (None: the site's rule), matched by phone, e-mail or
+    # either, within the same service or across all.
+    min_quality: Mapped[int | None] = mapped_column(Integer)
+    duplicate_days: Mapped[int | None] = mapped_column(Integer)
+    duplicate_match: Mapped[str] = mapped_column(String(8), default="phone", server_default="phone")
+    duplicate_scope: Mapped[str] = mapped_column(String(8), default="service", server_default="service")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 

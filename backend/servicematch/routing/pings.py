@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from servicematch.catalog.partners import listed, not_listed_reason
 from servicematch.intake.models import Lead
+from servicematch.intake.payload import quality_of
 from servicematch.kernel.clock import as_utc, utcnow
 from servicematch.kernel.ids import new_id
 from servicematch.outbound.http_sender import DeliveryClient, encode_body, post_signed
@@ -59,6 +60,8 @@ def ping_body(*, lead: Lead, ping_id: str, exclusive: bool) -> dict:
         "leadAgeSeconds": age,
         "exclusive": exclusive,
         "test": bool(lead.is_test),
+        # The quality gate's score (0-100) and reason codes (docs/quality.md).
+        "quality": quality_of(lead),
     }
 
 

@@ -30,7 +30,7 @@ import time
 import uuid
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
@@ -43,12 +43,16 @@ from servicematch.intake.models import Lead, LeadEvent
 from servicematch.kernel import wakeup
 from servicematch.kernel.clock import as_utc, utcnow
 from servicematch.kernel.ids import new_id
+from servicematch.kernel.logs import LEAD_REFERENCE
+from servicematch.kernel.metrics import count_bid, observe_auction
+from servicematch.kernel.references import shown_reference
 from servicematch.outbound.http_sender import DeliveryClient
 from servicematch.privacy.actions import is_suppressed
 from servicematch.privacy.contacts import keys_of_lead
 from servicematch.privacy.holds import withdrawal_reasons
 from servicematch.privacy.notices import enqueue_discard, post_answers
 from servicematch.privacy.wiring import enqueue_receipt
+from servicematch.quality.gate import QualityGate
 from servicematch.routing.auction import MAX_COMPANIES, Next, Offer, next_step
 from servicematch.routing.buyers import (
     fixed_buyer_listed,
@@ -57,6 +61,7 @@ from servicematch.routing.buyers import (
     qualifying_buyers,
     within_budget,
 )
+from servicematch.routing.gatekeeping import Verdict, apply, barred_reason, judge
 from servicematch.routing.matching import match_providers
 from servicematch.routing.models import Auction, AuctionStep, Buyer, Sale, StepKind
 from servicematch.routing.offers import charge_description, providers_holding_seats, route_matched
@@ -87,6 +92,7 @@ class _Decision:
     bids: list[Bid]
     suppressed: bool
     partners: frozenset[str]
+    verdict: Verdict = field(default_factory=Verdict)
 
 
 class _Decider:
@@ -170,6 +176,7 @@ class RoutingStage:
         self._deciding = threading.Lock()
         self._running: set[Future] = set()
         self._decisions = _Decider(self._decide_together)
+        self.gate = QualityGate(settings)
         self.changed = threading.Event()
         self._last_sweep = 0.0
 
@@ -207,6 +214,7 @@ class RoutingStage:
         self._auctions.shutdown(wait=True)
         self._pings.shutdown(wait=True)
         self._decisions.close()
+        self.gate.close()
 
     def _finished(self, future: Future) -> None:
         with self._lock:
@@ -233,11 +241,15 @@ class RoutingStage:
         return [(row.id, row.lead_id, token) for row in rows]
 
     def _route_safely(self, event_id: str, lead_id: str, token: str) -> None:
+        # Log lines of this auction name its lead (route() sets the reference once it has read it).
+        named = LEAD_REFERENCE.set(None)
         try:
             self.route(event_id, lead_id, token)
         except Exception:
             # The event's lease runs out and another round routes the lead again.
             log.exception("routing lead %s failed; it is routed again after its lease", lead_id)
+        finally:
+            LEAD_REFERENCE.reset(named)
 
     # -- one lead -----------------------------------------------------------------------------
 
@@ -248,22 +260,39 @@ class RoutingStage:
             lead = session.scalars(select(Lead).where(Lead.id == lead_id).options(joinedload(Lead.consent))).first()
             if lead is None:
                 return  # erased meanwhile; the event went with it
+            LEAD_REFERENCE.set(shown_reference(lead.reference))
             suppressed = not lead.do_not_sell and is_suppressed(session=session, keys=keys_of_lead(lead))
-            sellable = not (lead.do_not_sell or suppressed or lead.is_duplicate)
+            # A duplicate by the site's rule may still go to a buyer with a duplicate rule of its own.
+            sellable = not (lead.do_not_sell or suppressed or barred_reason(lead))
             buyers, spent = qualifying_buyers(session, vertical=lead.vertical, service=lead.service,
                                               state=lead.state, zip_code=lead.zip, now=now) if sellable else ([], {})
+            verdict = judge(session, lead, gate=self.gate, settings=self.settings, buyers=buyers, now=now,
+                            sellable=sellable)
+            if verdict.held or barred_reason(lead):
+                buyers = []
             # Only companies on the marketing-partners list the consumer saw get the lead.
             partners = lead_partners(session, lead)
             session.expunge_all()
-        bids = run_pings(lead=lead, buyers=buyers, client=self.client, pool=self._pings,
-                         timeout_ms=self.settings.ping_timeout_ms, max_bid_cents=self.settings.max_bid_cents,
-                         allow_private=self.settings.private_webhooks_allowed, since=lambda: _ms_since(lead),
-                         partners=partners)
+        # Buyers the gate keeps from this lead are not pinged: a pass saying why.
+        turned_away = [Bid(buyer.id, None, buyer.exclusive, _ms_since(lead), pinged=False,
+                           detail=verdict.excluded[buyer.id]) for buyer in buyers if buyer.id in verdict.excluded]
+        buyers = [buyer for buyer in buyers if buyer.id not in verdict.excluded]
+        pinging = time.monotonic()
+        bids = turned_away + run_pings(lead=lead, buyers=buyers, client=self.client, pool=self._pings,
+                                       timeout_ms=self.settings.ping_timeout_ms,
+                                       max_bid_cents=self.settings.max_bid_cents,
+                                       allow_private=self.settings.private_webhooks_allowed,
+                                       since=lambda: _ms_since(lead), partners=partners)
+        if buyers:
+            observe_auction(time.monotonic() - pinging)
         by_id = {buyer.id: buyer for buyer in buyers}
-        bids = [_within_budget(bid, by_id[bid.buyer_id], spent[bid.buyer_id]) for bid in bids]
+        bids = [_within_budget(bid, by_id[bid.buyer_id], spent[bid.buyer_id]) if bid.buyer_id in by_id else bid
+                for bid in bids]
+        for bid in bids:
+            count_bid(bid.buyer_id, _bid_outcome(bid))
         # Decided with the other leads whose bids are in, in one transaction; this thread waits for
         # its commit, so an auction counts as under way until its outcome is committed.
-        self._decisions.decide(_Decision(event_id, lead_id, token, bids, suppressed, partners)).result()
+        self._decisions.decide(_Decision(event_id, lead_id, token, bids, suppressed, partners, verdict)).result()
 
     def _decide_together(self, decisions: list[_Decision]) -> None:
         """Commit the outcomes of several leads at once (one transaction, one commit): their events
@@ -297,12 +326,16 @@ class RoutingStage:
         lead_id = decision.lead_id
         if decision.suppressed:
             lead.do_not_sell = True
+        apply(lead, decision.verdict)
         if withdrawn:
             # Stopped or erased before it was routed: nobody gets it, and no receipt goes out.
             session.add(Auction(lead_id=lead_id, mode=None, providers_routed=True, closed_at=self.clock(),
                                 created_at=self.clock()))
             session.add(_step(lead_id, StepKind.CLOSED, at_ms=_ms_since(lead), detail=withdrawn))
             enqueue_receipt(session=session, lead=lead, skip_reason=f"not sent: {withdrawn}")
+            return
+        if decision.verdict.held:
+            # No auction until an operator releases it (a new event) or rejects it: nobody has it yet.
             return
         auction = Auction(lead_id=lead_id, mode=None, providers_routed=False, created_at=self.clock())
         session.add(auction)
@@ -317,7 +350,7 @@ class RoutingStage:
                 purse.refused(bid.buyer_id, refusal)
             rows.append(_step_row(lead_id, kind, buyer_id=bid.buyer_id, cents=bid.cents, exclusive=bid.exclusive,
                                   detail=detail, at_ms=bid.at_ms))
-        if fixed_buyer_listed(self.settings, decision.partners):
+        if fixed_buyer_listed(self.settings, decision.partners) and not barred_reason(lead):
             enqueue_fixed_buyer(session=session, lead=lead, now=self.clock())
         elif self.settings.buyer_url:
             rows.append(_step_row(lead_id, StepKind.PASS, at_ms=_ms_since(lead),
@@ -440,7 +473,7 @@ class RoutingStage:
         if auction.providers_routed:
             # Providers sent the lead or holding an open or accepted offer; a declined one's seat is free.
             providers_routed = len(providers_holding_seats(session, lead.id))
-        fixed = 1 if (self.settings.buyer_url and not (lead.do_not_sell or lead.is_duplicate)
+        fixed = 1 if (self.settings.buyer_url and not (lead.do_not_sell or lead.is_duplicate or barred_reason(lead))
                       and fixed_buyer_listed(self.settings, lead_partners(session, lead))) else 0
         while True:
             step = next_step(
@@ -475,7 +508,7 @@ class RoutingStage:
         if not auction.providers_routed and (step.mode == "shared" or step.close):
             auction.providers_routed = True
             # A duplicate already reached its providers the first time it came in.
-            providers = [] if lead.is_duplicate or not step.provider_seats else match_providers(
+            providers = [] if lead.is_duplicate or barred_reason(lead) or not step.provider_seats else match_providers(
                 session=session, vertical=lead.vertical, service=lead.service, state=lead.state,
                 zip_code=lead.zip, now=now, limit=step.provider_seats, lead=lead)
             # Every seat free means no buyer holds the lead: a provider may have it alone.
@@ -534,6 +567,15 @@ def route_pending(*, session_factory: sessionmaker[Session], settings: Settings)
     finally:
         stage.close()
     return routed
+
+
+def _bid_outcome(bid: Bid) -> str:
+    """A bid's outcome as the bids metric counts it."""
+    if bid.cents is not None:
+        return "bid"
+    if not bid.pinged:
+        return "not_pinged"
+    return "timeout" if (bid.detail or "").startswith("no answer") else "pass"
 
 
 def _within_budget(bid: Bid, buyer: Buyer, spent) -> Bid:

@@ -7,6 +7,9 @@ so and names nobody. Finished, it names exactly the companies the consumer's det
 2xx, or the SMTP server took the e-mail): not a buyer that refused its post, not a provider whose
 webhook said no, not a provider whose offer is still open or was declined (one that accepted it in
 the portal is named), and nobody for a duplicate, a do-not-sell lead no provider took, or a stopped one.
+A lead the quality gate held is finished for now and names nobody, saying only that it is being
+reviewed (routing pinged no one: nobody has the details); one an operator rejected is finished
+and named nobody, saying it was not passed on; one released is routed again, as any other lead.
 Each company consumers have rated comes with its rating, and each is said to be what it is: a lead
 buyer (which may pass the request on) or a provider in the network, with whether an operator
 checked its licence; the answer names the service too, so the page can say what the provider offers.
@@ -28,7 +31,7 @@ from servicematch.delivery.models import LEAD_KINDS, Delivery, DeliveryStatus, P
 from servicematch.deps import SessionFactoryDep, SettingsDep, install_part
 from servicematch.errors import RATE_LIMITED_RESPONSES, NotFound
 from servicematch.inbound.ratelimit import SlidingWindowLimiter, counted_always, limit_store_of
-from servicematch.intake.models import Lead
+from servicematch.intake.models import QUALITY_HELD, QUALITY_REJECTED, Lead
 from servicematch.intake.status_token import STATUS_TOKEN_HEADER, status_token_matches
 from servicematch.kernel.clock import utcnow
 from servicematch.kernel.references import shown_reference
@@ -39,6 +42,8 @@ from servicematch.settings import Settings
 
 NOT_FOUND = "No such request."
 MINUTE = 60
+# What the consumer is told of the quality gate's verdict (docs/quality.md): nothing while it passed.
+REVIEWS = {QUALITY_HELD: "reviewing", QUALITY_REJECTED: "declined"}
 
 
 class CompanyRating(BaseModel):
@@ -67,6 +72,10 @@ class LeadStatus(BaseModel):
     offered: int = Field(default=0, description="Local pros weighing an open offer of the request, who may still "
                                                 "take it on (the consumer is e-mailed the name of one that does)")
     receiptEmail: bool = Field(description="The consent receipt e-mail is sent or on its way")
+    review: Literal["none", "reviewing", "declined"] = Field(
+        default="none", description="reviewing: the request is being checked before it is passed on, and no "
+                                    "company has it (finished until then); declined: it was checked and passed "
+                                    "on to no company; none: neither")
 
 
 router = APIRouter(prefix="/api", tags=["intake"], responses=RATE_LIMITED_RESPONSES)
@@ -99,7 +108,7 @@ def lead_status(*, session_factory: sessionmaker[Session], settings: Settings, r
     """The status of the lead with this requestId, or None when there is none or the token is not its."""
     with session_factory() as session:
         lead = session.execute(select(Lead.id, Lead.reference, Lead.email_hash, Lead.service, Lead.vertical,
-                                      Lead.category).where(Lead.request_id == request_id)).first()
+                                      Lead.category, Lead.quality_status).where(Lead.request_id == request_id)).first()
         if lead is None or not status_token_matches(settings, lead.id, token):
             return None
         closed = session.scalar(select(Auction.closed_at).where(Auction.lead_id == lead.id)) is not None
@@ -108,7 +117,9 @@ def lead_status(*, session_factory: sessionmaker[Session], settings: Settings, r
         sending = any(kind in LEAD_KINDS and payload == LEAD and status == DeliveryStatus.PENDING
                       for kind, payload, status in sends)
         receipts = [status for _, payload, status in sends if payload == RECEIPT]
-        finished = closed and not sending
+        review = REVIEWS.get(lead.quality_status or "", "none")
+        # Held or rejected, routing has nothing under way: the gate stopped it before any ping.
+        finished = (closed or review != "none") and not sending
         named = recipients_of(session=session, lead_ids=[lead.id])[lead.id].named(settings) if finished else []
         offered = session.scalar(select(func.count()).select_from(ProviderOffer).where(
             ProviderOffer.lead_id == lead.id, ProviderOffer.status == OfferStatus.OPEN,
@@ -117,9 +128,10 @@ def lead_status(*, session_factory: sessionmaker[Session], settings: Settings, r
         providers = dict(session.execute(
             select(Provider.name, Provider.verified_at).join(Delivery, Delivery.provider_id == Provider.id)
             .where(Delivery.lead_id == lead.id, Delivery.payload_kind == LEAD)).all()) if named else {}
-    # Before routing queues the receipt, it is on its way for a lead with an e-mail address.
+    # Before routing queues the receipt, it is on its way for a lead with an e-mail address; not for a
+    # held one, whose receipt waits for the review.
     receipt_email = (receipts[0] in (DeliveryStatus.PENDING, DeliveryStatus.DELIVERED) if receipts
-                     else lead.email_hash is not None)
+                     else lead.email_hash is not None and review == "none")
     return LeadStatus(reference=shown_reference(lead.reference), finished=finished,
                       companies=[company.name for company in named],
                       ratings=[CompanyRating(company=company.name, average=company.rating.average,
@@ -128,4 +140,5 @@ def lead_status(*, session_factory: sessionmaker[Session], settings: Settings, r
                                             kind="provider" if company.name in providers else "buyer",
                                             licenceChecked=providers.get(company.name) is not None)
                                   for company in named],
-                      service=service_name_of(lead, catalog), offered=offered or 0, receiptEmail=receipt_email)
+                      service=service_name_of(lead, catalog), offered=offered or 0, receiptEmail=receipt_email,
+                      review=review)

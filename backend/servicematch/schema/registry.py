@@ -15,11 +15,14 @@ from servicematch.events import models as events_models
 from servicematch.intake import models as intake_models
 from servicematch.kernel.orm import Base
 from servicematch.ledger import models as ledger_models
+from servicematch.ops import heartbeat as ops_models
 from servicematch.portal import models as portal_models
 from servicematch.privacy import models as privacy_models
+from servicematch.quality import suppression as quality_models
 from servicematch.reporting import models as reporting_models
 from servicematch.routing import models as routing_models
 
 metadata = Base.metadata
 DOMAIN_MODELS = (catalog_models, intake_models, delivery_models, ledger_models, routing_models, events_models,
-                 access_models, portal_models, buyer_models, console_models, privacy_models, reporting_models)
+                 access_models, portal_models, buyer_models, console_models, privacy_models, reporting_models,
+                 quality_models, ops_models)

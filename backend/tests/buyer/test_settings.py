@@ -37,7 +37,8 @@ def test_the_settings_as_the_portal_and_a_key_read_them(make_buyer, buyer_browse
         "name": "Bright Leads", "mode": "fixed price", "pingUrl": None, "postUrl": "https://buyer.example/leads",
         "services": ["services/hvac"], "states": ["TX"], "zips": [], "dailyCap": 20, "monthlyBudget": 1000.0,
         "hours": HOURS, "paused": False, "bidFloor": None, "price": 30.0, "exclusive": False, "locked": ["price"],
-        "returnWindowDays": 5, "maxReturnPercent": None, "secretOverlapUntil": None}
+        "returnWindowDays": 5, "maxReturnPercent": None, "secretOverlapUntil": None,
+        "minQuality": None, "duplicateDays": None, "duplicateMatch": "phone", "duplicateScope": "service"}
     assert "secret" not in by_person.text.replace("secretOverlapUntil", "")
 
 

@@ -29,8 +29,10 @@ from servicematch.console.applications import router as applications_router
 from servicematch.console.buyer_people import router as buyer_people_router
 from servicematch.console.buyer_returns import router as buyer_returns_router
 from servicematch.console.credits import router as credits_router
+from servicematch.console.held_leads import router as held_leads_router
 from servicematch.console.invoices import router as invoices_router
 from servicematch.console.payments import router as payments_router
+from servicematch.console.quality_measures import router as quality_measures_router
 from servicematch.console.reviews import router as reviews_router
 from servicematch.console.router import router as console_router
 from servicematch.console.router_money import router as money_router
@@ -48,7 +50,8 @@ from servicematch.privacy.actions import revoke
 from servicematch.routing.models import Buyer, Sale
 
 ROUTERS = (session_router, applications_router, credits_router, reviews_router, buyer_people_router,
-           buyer_returns_router, money_router, payments_router, invoices_router, console_router)
+           buyer_returns_router, money_router, payments_router, invoices_router, held_leads_router,
+           quality_measures_router, console_router)
 # Answers that are not JSON objects: the CSV export (text/csv), signing out and a buyer's person's
 # link sent again or account disabled (204, no body).
 NOT_JSON = {("GET", "/api/console/leads.csv"), ("DELETE", "/api/console/session"),
@@ -206,6 +209,9 @@ def _seed(admin, app, worker, receiver) -> dict[str, str]:
              cause=Cause.ADJUSTMENT, cause_id="last-month", description="Set-up fee", created_by="ops@example.com",
              now=utcnow() - timedelta(days=40))
         session.commit()
+    from held_lead_support import held_lead
+
+    held_lead(admin, app.state.catalog, phone="5125550199", subid1="fb-ads")
     issued = issue_month(app.state.session_factory, app.state.catalog, f"{utcnow() - timedelta(days=40):%Y-%m}")
     return {"lead_id": lead_ids[1], "revoked_id": lead_ids[0], "buyer_id": buyer["id"],
             "provider_id": provider["id"], "account_id": account_id, "invoice_id": issued.issued[0]}
@@ -220,6 +226,10 @@ def _gets(ids: dict[str, str]) -> list[tuple[str, str, dict]]:
         ("/api/console/dashboard", "/api/console/dashboard", {"service": "hvac", "state": "TX"}),
         ("/api/console/leads", "/api/console/leads", {}),
         ("/api/console/leads", "/api/console/leads", {"limit": 1}),
+        ("/api/console/leads", "/api/console/leads", {"quality": "held", "scoreMax": 29}),
+        ("/api/console/held-leads", "/api/console/held-leads", {}),
+        ("/api/console/held-leads", "/api/console/held-leads", {"limit": 1, "source": "fb-ads"}),
+        ("/api/console/quality/measures", "/api/console/quality/measures", {}),
         ("/api/console/leads/{lead_id}", lead, {}),
         ("/api/console/leads/{lead_id}", revoked, {}),
         ("/api/console/deliveries", "/api/console/deliveries", {}),

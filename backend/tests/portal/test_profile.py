@@ -30,7 +30,8 @@ def test_a_provider_reads_its_profile(provider):
         "leadPrices": [{"vertical": "services", "verticalName": "Home services", "sharedCents": 2500,
                         "exclusiveCents": 6250}],
         "mode": "review", "verified": False, "licenceNumber": "TACLA12345C", "licenceState": "TX",
-        "licencesNeeded": ["HVAC contractor licence"], "rating": {"average": None, "count": 0}}
+        "licencesNeeded": ["HVAC contractor licence"], "rating": {"average": None, "count": 0},
+        "minQuality": None}
 
 
 def test_exclusive_leads_are_opted_in_and_out_and_prices_follow_the_operators_price(app, provider):

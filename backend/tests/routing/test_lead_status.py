@@ -75,13 +75,13 @@ def test_a_lead_is_under_way_until_routed_and_its_deliveries_settled_then_names_
         client, app, settings, worker, receiver):
     service = app.state.catalog.find("hvac", "services")
     accepted = client.post("/api/submit-form", json=form_submission(
-        service, request_id=str(uuid.uuid4()), phone="5125550163")).json()
+        service, request_id=str(uuid.uuid4()), phone="5125551163")).json()
 
     def status() -> dict:
         return read_status(client, accepted["requestId"], accepted["statusToken"]).json()
 
     under_way = {"reference": accepted["reference"], "finished": False, "companies": [], "ratings": [],
-                 "recipients": [], "service": "HVAC", "offered": 0, "receiptEmail": True}
+                 "recipients": [], "service": "HVAC", "offered": 0, "receiptEmail": True, "review": "none"}
     assert status() == under_way  # stored, not yet routed
     route_pending(session_factory=app.state.session_factory, settings=settings)
     assert status() == under_way  # decided, but the buyer's post is still being sent
@@ -106,7 +106,8 @@ def test_a_company_that_refused_the_lead_is_not_named(make_lead, client, setting
     assert status_of(client, settings, lead) == {**NOBODY, "companies": ["Cool Air"], "receiptEmail": False,
                                                  "recipients": [{"name": "Cool Air", "kind": "provider",
                                                                  "licenceChecked": False}], "service": "HVAC",
-                                                 "reference": f"{lead.reference[:4]}-{lead.reference[4:]}"}
+                                                 "reference": f"{lead.reference[:4]}-{lead.reference[4:]}",
+                                                 "review": "none"}
 
 
 def test_an_auction_buyer_is_named_only_when_it_took_its_post(make_lead, client, settings, worker, receivers,
@@ -144,8 +145,8 @@ def test_each_company_is_said_to_be_a_buyer_or_a_provider_with_its_licence_check
 
 def test_a_duplicate_goes_to_nobody_and_says_so(make_lead, client, settings, worker, receiver, add_provider):
     add_provider("Cool Air")
-    first = make_lead(phone="5125550164", email="maria.garcia@example.com")
-    again = make_lead(phone="5125550164", email="maria.garcia@example.com")
+    first = make_lead(phone="5125551164", email="maria.garcia@example.com")
+    again = make_lead(phone="5125551164", email="maria.garcia@example.com")
     worker.run_until_idle()
 
     assert again.is_duplicate and status_of(client, settings, first)["companies"] == [BUYER_NAME, "Cool Air"]

@@ -26,7 +26,7 @@ def buyers():
 def _lead():
     return SimpleNamespace(id="lead-1", consent=None, created_at=utcnow() - timedelta(seconds=1), vertical="services",
                            service="hvac", category="HVAC", state="TX", zip="78701", answers={}, do_not_sell=False,
-                           is_test=False)
+                           is_test=False, quality_score=90, quality_reasons=[])
 
 
 def _buyer(name: str, receiver: BuyerReceiver):

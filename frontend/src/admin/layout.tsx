@@ -1,4 +1,4 @@
-import { Activity, FileSpreadsheet, FileText, Gavel, Inbox, LayoutDashboard, ReceiptText, Send, Star, TrendingUp, Undo2, Users, Wallet } from 'lucide-react'
+import { Activity, FileSpreadsheet, FileText, Gauge, Gavel, Inbox, LayoutDashboard, ReceiptText, Send, ShieldBan, ShieldQuestionMark, Star, TrendingUp, Undo2, Users, Wallet } from 'lucide-react'
 import { PageNav, SignedInFrame, SignOutButton, type NavItem } from '../shell/layout'
 import { PATHS } from './paths'
 import { useOperator, useSession } from './session'
@@ -6,6 +6,9 @@ import { useOperator, useSession } from './session'
 const NAV: NavItem[] = [
   { to: PATHS.dashboard, label: 'Dashboard', icon: LayoutDashboard, end: true },
   { to: PATHS.leads, label: 'Leads', icon: FileText, end: false },
+  { to: PATHS.held, label: 'Held', icon: ShieldQuestionMark, end: false },
+  { to: PATHS.quality, label: 'Quality', icon: Gauge, end: false },
+  { to: PATHS.suppression, label: 'Suppression', icon: ShieldBan, end: false },
   { to: PATHS.deliveries, label: 'Deliveries', icon: Send, end: false },
   { to: PATHS.providers, label: 'Providers', icon: Users, end: false },
   { to: PATHS.applications, label: 'Applications', icon: Inbox, end: false },

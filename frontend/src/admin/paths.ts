@@ -5,6 +5,11 @@ export const PATHS = {
   dashboard: '/',
   leads: '/leads',
   lead: (id: string | number) => `/leads/${encodeURIComponent(String(id))}`,
+  // Leads the quality gate held for review, and the quality measures (docs/quality.md).
+  held: '/held',
+  quality: '/quality',
+  // Phones and e-mails no buyer (or one buyer) is sold (docs/quality.md, "Suppression lists").
+  suppression: '/suppression',
   deliveries: '/deliveries',
   providers: '/providers',
   applications: '/applications',

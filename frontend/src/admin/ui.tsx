@@ -110,6 +110,9 @@ const STATUS_COLOURS: Record<string, string> = {
   pending: 'bg-slate-100 text-slate-700',
   shown: 'bg-green-100 text-green-800',
   hidden: 'bg-amber-100 text-amber-900',
+  held: 'bg-amber-100 text-amber-900',
+  released: 'bg-green-100 text-green-800',
+  passed: 'bg-green-100 text-green-800',
 }
 
 export function StatusBadge({ status }: { status: string }) {

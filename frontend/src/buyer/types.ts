@@ -135,6 +135,12 @@ export interface BuyerSettings {
   locked: string[]
   returnWindowDays: number
   maxReturnPercent: number | null
+  // Its own rules: the least quality score of a lead it is pinged for (null: any), and its
+  // duplicate rule's window in days (null: ServiceMatch's rule), same person by, and reach.
+  minQuality: number | null
+  duplicateDays: number | null
+  duplicateMatch: 'phone' | 'email' | 'either'
+  duplicateScope: 'service' | 'all'
   // While set, the previous signing secret still verifies.
   secretOverlapUntil: string | null
 }

@@ -578,7 +578,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The buyer's settings: what it buys, where, when, how many, at what price; what is locked */
+        /** The buyer's settings: what it buys, where, when, how many, at what price, which leads (its minimum quality score, its duplicate rule); what is locked */
         get: operations["read_settings_api_buyer_settings_get"];
         put?: never;
         post?: never;
@@ -902,7 +902,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The buyer's settings: what it buys, where, when, how many, at what price; what is locked */
+        /** The buyer's settings: what it buys, where, when, how many, at what price, which leads (its minimum quality score, its duplicate rule); what is locked */
         get: operations["read_settings_api_buyer_v1_settings_get"];
         put?: never;
         post?: never;
@@ -1476,6 +1476,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/console/held-leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Leads the quality gate held for review, newest first, with their score and reasons */
+        get: operations["list_held_api_console_held_leads_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/held-leads/{lead_id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject a held lead with a note: it is sold to nobody and offered to nobody (admins) */
+        post: operations["reject_api_console_held_leads__lead_id__reject_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/held-leads/{lead_id}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Release a held lead: routing sells and offers it as if it had passed (admins) */
+        post: operations["release_api_console_held_leads__lead_id__release_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/console/invoices": {
         parameters: {
             query?: never;
@@ -1783,6 +1834,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/console/quality/measures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Per source and per service: leads, the shares held, rejected and returned, and the reasons */
+        get: operations["read_quality_measures_api_console_quality_measures_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/console/returns": {
         parameters: {
             query?: never;
@@ -1916,6 +1984,57 @@ export interface paths {
         /** Sign in with an e-mailed sign-in link's token (and, for admins with TOTP, a code) */
         post: operations["sign_in_by_link_api_console_session_link_use_post"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/suppression-lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every suppression list: global ones first, then buyers' own */
+        get: operations["read_lists_api_console_suppression_lists_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/suppression-lists/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a file's phones, e-mails or digests to a list, made when new (admins) */
+        post: operations["import_upload_api_console_suppression_lists_import_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/console/suppression-lists/{list_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a suppression list and every entry on it (admins) */
+        delete: operations["delete_list_api_console_suppression_lists__list_id__delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2659,6 +2778,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness: the database answers and is migrated; workers' last heartbeats */
+        get: operations["ready_api_ready_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reviews": {
         parameters: {
             query?: never;
@@ -3091,6 +3227,12 @@ export interface components {
             creditLimit?: number | null;
             /** Dailycap */
             dailyCap?: number | null;
+            /** Duplicatedays */
+            duplicateDays?: number | null;
+            /** Duplicatematch */
+            duplicateMatch?: ("phone" | "email" | "either") | null;
+            /** Duplicatescope */
+            duplicateScope?: ("service" | "all") | null;
             /** Exclusive */
             exclusive?: boolean | null;
             /** Hours */
@@ -3099,6 +3241,8 @@ export interface components {
             lockedFields?: string[] | null;
             /** Maxreturnpercent */
             maxReturnPercent?: number | null;
+            /** Minquality */
+            minQuality?: number | null;
             /** Monthlybudget */
             monthlyBudget?: number | null;
             /** Name */
@@ -3420,6 +3564,23 @@ export interface components {
              * @description Most leads a day (UTC); null: no cap
              */
             dailyCap: number | null;
+            /**
+             * Duplicatedays
+             * @description Your duplicate rule: not pinged for a lead of a person you were pinged for or bought within this many days (1-365); null: ServiceMatch's rule (the same phone and service)
+             */
+            duplicateDays: number | null;
+            /**
+             * Duplicatematch
+             * @description Your rule's same person: by phone, e-mail, or either
+             * @enum {string}
+             */
+            duplicateMatch: "phone" | "email" | "either";
+            /**
+             * Duplicatescope
+             * @description Your rule's reach: the same service, or all
+             * @enum {string}
+             */
+            duplicateScope: "service" | "all";
             /** Exclusive */
             exclusive: boolean;
             /**
@@ -3437,6 +3598,11 @@ export interface components {
              * @description Most returns, as a share of last month's leads; null: no maximum
              */
             maxReturnPercent: number | null;
+            /**
+             * Minquality
+             * @description Least quality score (0-100) of a lead you are pinged for; null: any
+             */
+            minQuality: number | null;
             /**
              * Mode
              * @enum {string}
@@ -3533,6 +3699,7 @@ export interface components {
                 [key: string]: string;
             };
             click?: components["schemas"]["Click"];
+            formSignals?: components["schemas"]["FormSignals"] | null;
             /** Recaptchatoken */
             recaptchaToken?: string | null;
             /** Requestid */
@@ -3826,6 +3993,18 @@ export interface components {
             creditLimit: number | null;
             /** Dailycap */
             dailyCap: number | null;
+            /** Duplicatedays */
+            duplicateDays: number | null;
+            /**
+             * Duplicatematch
+             * @enum {string}
+             */
+            duplicateMatch: "phone" | "email" | "either";
+            /**
+             * Duplicatescope
+             * @enum {string}
+             */
+            duplicateScope: "service" | "all";
             /** Exclusive */
             exclusive: boolean;
             /** Heldsince */
@@ -3842,6 +4021,8 @@ export interface components {
             lockedFields: string[];
             /** Maxreturnpercent */
             maxReturnPercent: number | null;
+            /** Minquality */
+            minQuality: number | null;
             /**
              * Mode
              * @enum {string}
@@ -4143,6 +4324,8 @@ export interface components {
             licenceNumber: string | null;
             /** Licencestate */
             licenceState: string | null;
+            /** Minquality */
+            minQuality: number | null;
             /**
              * Mode
              * @enum {string}
@@ -4264,6 +4447,35 @@ export interface components {
             /** Csrftoken */
             csrfToken: string;
             operator: components["schemas"]["ConsoleOperator"];
+        };
+        /** ConsoleSuppressionList */
+        ConsoleSuppressionList: {
+            /** Buyerid */
+            buyerId: string | null;
+            /** Buyername */
+            buyerName: string | null;
+            /** Createdat */
+            createdAt: string;
+            /** Createdby */
+            createdBy: string;
+            /** Description */
+            description: string | null;
+            /** Entrycount */
+            entryCount: number;
+            /** Id */
+            id: number;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "phone" | "email";
+            /** Name */
+            name: string;
+        };
+        /** ConsoleSuppressionLists */
+        ConsoleSuppressionLists: {
+            /** Items */
+            items: components["schemas"]["ConsoleSuppressionList"][];
         };
         /**
          * Consumer
@@ -4672,6 +4884,29 @@ export interface components {
              */
             width: "half" | "full";
         };
+        /**
+         * FormSignals
+         * @description What the form reports about how it was filled, for the quality gate (docs/quality.md). The
+         *     visitor never sees it; the gate weighs it against what the server saw itself.
+         */
+        FormSignals: {
+            /**
+             * Honeypot
+             * @description The hidden field people never see: empty from a person
+             * @default
+             */
+            honeypot: string;
+            /**
+             * Secondsonform
+             * @description Seconds from the form's first step to submitting it
+             */
+            secondsOnForm?: number | null;
+            /**
+             * Tabid
+             * @description The tab id the page's funnel events (POST /api/events) carry
+             */
+            tabId?: string | null;
+        };
         /** Funds */
         Funds: {
             autoTopup: components["schemas"]["AutoTopup"];
@@ -4761,6 +4996,54 @@ export interface components {
             title: string;
             /** Total */
             total: number | null;
+        };
+        /**
+         * HeldLead
+         * @description A held lead as the review list shows it: no name, e-mail, phone or address.
+         */
+        HeldLead: {
+            /** Createdat */
+            createdAt: string;
+            /** Id */
+            id: string;
+            /** Reasons */
+            reasons: string[];
+            /** Reference */
+            reference: string;
+            /** Score */
+            score: number | null;
+            /** Service */
+            service: string;
+            /** Source */
+            source: string;
+            /** State */
+            state: string | null;
+            /** Vertical */
+            vertical: string;
+        };
+        /** HeldLeadDecision */
+        HeldLeadDecision: {
+            /** Decidedat */
+            decidedAt: string | null;
+            /** Decidedby */
+            decidedBy: string;
+            /** Id */
+            id: string;
+            /** Note */
+            note: string | null;
+            /** Qualitystatus */
+            qualityStatus: string;
+            /** Reference */
+            reference: string;
+        };
+        /** HeldLeadPage */
+        HeldLeadPage: {
+            /** Items */
+            items: components["schemas"]["HeldLead"][];
+            /** Nextcursor */
+            nextCursor: string | null;
+            /** Total */
+            total: number;
         };
         /** HiddenParams */
         HiddenParams: {
@@ -5070,6 +5353,13 @@ export interface components {
             /** Phone */
             phone: string;
             privacy: components["schemas"]["LeadPrivacy"];
+            /** Qualityreasons */
+            qualityReasons: string[];
+            qualityReview: components["schemas"]["QualityReview"] | null;
+            /** Qualityscore */
+            qualityScore: number | null;
+            /** Qualitystatus */
+            qualityStatus: string | null;
             /** Reference */
             reference: string;
             /** Requestid */
@@ -5101,6 +5391,7 @@ export interface components {
             click?: components["schemas"]["Click"];
             consumer: components["schemas"]["Consumer"];
             customquestions?: components["schemas"]["CustomQuestions"];
+            formSignals?: components["schemas"]["FormSignals"] | null;
             /**
              * Istest
              * @default N
@@ -5173,6 +5464,10 @@ export interface components {
             name: string;
             /** Phone */
             phone: string;
+            /** Qualityscore */
+            qualityScore: number | null;
+            /** Qualitystatus */
+            qualityStatus: string | null;
             /** Reference */
             reference: string;
             /** Requestid */
@@ -5232,6 +5527,13 @@ export interface components {
              * @description The lead's reference, as the consumer is shown it: 7K3M-Q9TX
              */
             reference: string;
+            /**
+             * Review
+             * @description reviewing: the request is being checked before it is passed on, and no company has it (finished until then); declined: it was checked and passed on to no company; none: neither
+             * @default none
+             * @enum {string}
+             */
+            review: "none" | "reviewing" | "declined";
             /**
              * Service
              * @description The service requested, as the site names it: Roofing
@@ -5342,6 +5644,35 @@ export interface components {
             /** Version */
             version: string;
         };
+        /** MeasureRow */
+        MeasureRow: {
+            /** Held */
+            held: number;
+            /** Heldpct */
+            heldPct: number;
+            /** Judged */
+            judged: number;
+            /** Key */
+            key: string;
+            /** Label */
+            label: string;
+            /** Leads */
+            leads: number;
+            /** Reasons */
+            reasons: components["schemas"]["ReasonMeasure"][];
+            /** Rejected */
+            rejected: number;
+            /** Rejectedpct */
+            rejectedPct: number;
+            /** Returnreasons */
+            returnReasons: components["schemas"]["KeyCount"][];
+            /** Returned */
+            returned: number;
+            /** Returnedpct */
+            returnedPct: number;
+            /** Waiting */
+            waiting: number;
+        };
         /** MoneySummary */
         MoneySummary: {
             cash: components["schemas"]["Cash"];
@@ -5366,6 +5697,18 @@ export interface components {
             creditLimit: number | null;
             /** Dailycap */
             dailyCap: number | null;
+            /** Duplicatedays */
+            duplicateDays: number | null;
+            /**
+             * Duplicatematch
+             * @enum {string}
+             */
+            duplicateMatch: "phone" | "email" | "either";
+            /**
+             * Duplicatescope
+             * @enum {string}
+             */
+            duplicateScope: "service" | "all";
             /** Exclusive */
             exclusive: boolean;
             /** Heldsince */
@@ -5382,6 +5725,8 @@ export interface components {
             lockedFields: string[];
             /** Maxreturnpercent */
             maxReturnPercent: number | null;
+            /** Minquality */
+            minQuality: number | null;
             /**
              * Mode
              * @enum {string}
@@ -5900,6 +6245,8 @@ export interface components {
             email?: string | null;
             /** Leadpricecents */
             leadPriceCents?: number | null;
+            /** Minquality */
+            minQuality?: number | null;
             /** Name */
             name?: string | null;
             /** Netdays */
@@ -5974,6 +6321,11 @@ export interface components {
              */
             licencesNeeded: string[];
             /**
+             * Minquality
+             * @description Least quality score (0-100) of a lead you are sent or offered; null: any
+             */
+            minQuality: number | null;
+            /**
              * Mode
              * @enum {string}
              */
@@ -6017,6 +6369,8 @@ export interface components {
             licenceNumber?: string | null;
             /** Licencestate */
             licenceState?: string | null;
+            /** Minquality */
+            minQuality?: number | null;
             /** Radiusmiles */
             radiusMiles?: number | null;
             /** Services */
@@ -6189,12 +6543,81 @@ export interface components {
              */
             shown: boolean;
         };
+        /** QualityMeasures */
+        QualityMeasures: {
+            /** Byservice */
+            byService: components["schemas"]["MeasureRow"][];
+            /** Bysource */
+            bySource: components["schemas"]["MeasureRow"][];
+            range: components["schemas"]["DateRange"];
+            total: components["schemas"]["MeasureRow"];
+        };
+        /**
+         * QualityReview
+         * @description An operator's decision on a held lead, as the audit log keeps it.
+         */
+        QualityReview: {
+            /** At */
+            at: string | null;
+            /** By */
+            by: string;
+            /** Decision */
+            decision: string;
+            /** Note */
+            note: string | null;
+        };
         /** QuestionAnswer */
         QuestionAnswer: {
             /** Answer */
             answer: string;
             /** Question */
             question: string;
+        };
+        /** Readiness */
+        Readiness: {
+            /**
+             * Database
+             * @enum {string}
+             */
+            database: "ok" | "unreachable";
+            /**
+             * Expectedmigration
+             * @description The newest migration this code has
+             */
+            expectedMigration: string;
+            /**
+             * Migration
+             * @description The database's migration revision (null: none, or unreachable)
+             */
+            migration: string | null;
+            /**
+             * Problems
+             * @description Why the process is unavailable, a sentence each
+             */
+            problems: string[];
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "ready" | "unavailable";
+            /**
+             * Workers
+             * @description Every worker on record, the latest beat first
+             */
+            workers: components["schemas"]["WorkerBeat"][];
+        };
+        /** ReasonMeasure */
+        ReasonMeasure: {
+            /** Held */
+            held: number;
+            /** Leads */
+            leads: number;
+            /** Reason */
+            reason: string;
+            /** Rejected */
+            rejected: number;
+            /** Returned */
+            returned: number;
         };
         /**
          * Receivables
@@ -6243,10 +6666,10 @@ export interface components {
             balance: number;
             payment: components["schemas"]["ConsolePayment"];
         };
-        /** Rejection */
-        Rejection: {
-            /** Reason */
-            reason: string;
+        /** Release */
+        Release: {
+            /** Note */
+            note?: string | null;
         };
         /** Retried */
         Retried: {
@@ -6508,8 +6931,16 @@ export interface components {
             bidFloor?: number | null;
             /** Dailycap */
             dailyCap?: number | null;
+            /** Duplicatedays */
+            duplicateDays?: number | null;
+            /** Duplicatematch */
+            duplicateMatch?: ("phone" | "email" | "either") | null;
+            /** Duplicatescope */
+            duplicateScope?: ("service" | "all") | null;
             /** Hours */
             hours?: string | null;
+            /** Minquality */
+            minQuality?: number | null;
             /** Monthlybudget */
             monthlyBudget?: number | null;
             /** Price */
@@ -6626,6 +7057,59 @@ export interface components {
         SuggestionList: {
             /** Suggestions */
             suggestions: components["schemas"]["AddressSuggestion"][];
+        };
+        /** SuppressionImported */
+        SuppressionImported: {
+            /** Added */
+            added: number;
+            /** Bad */
+            bad: number;
+            /** Badlines */
+            badLines: number[];
+            /** Blank */
+            blank: number;
+            /** Created */
+            created: boolean;
+            /** Lines */
+            lines: number;
+            list: components["schemas"]["ConsoleSuppressionList"];
+            /** Removed */
+            removed: number;
+            /** Seconds */
+            seconds: number;
+            /** Unchanged */
+            unchanged: number;
+            /** Valid */
+            valid: number;
+        };
+        /** SuppressionListRemoved */
+        SuppressionListRemoved: {
+            /** Entriesremoved */
+            entriesRemoved: number;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+        };
+        /** SuppressionUpload */
+        SuppressionUpload: {
+            /** Buyerid */
+            buyerId?: string | null;
+            /** Content */
+            content: string;
+            /** Description */
+            description?: string | null;
+            /** Hashed */
+            hashed?: ("md5" | "sha256") | null;
+            /** Kind */
+            kind?: ("phone" | "email") | null;
+            /** Name */
+            name: string;
+            /**
+             * Replace
+             * @default false
+             */
+            replace: boolean;
         };
         /** TopupAsk */
         TopupAsk: {
@@ -6753,6 +7237,16 @@ export interface components {
              */
             kind: "stopped" | "erased";
         };
+        /** WorkerBeat */
+        WorkerBeat: {
+            /**
+             * Secondssincebeat
+             * @description Seconds since the worker last wrote its heartbeat (every 5 s while it runs)
+             */
+            secondsSinceBeat: number;
+            /** Workerid */
+            workerId: string;
+        };
         /** ZipPublic */
         ZipPublic: {
             /** City */
@@ -6763,6 +7257,16 @@ export interface components {
             state: string;
             /** Zip */
             zip: string;
+        };
+        /** Rejection */
+        servicematch__console__applications__Rejection: {
+            /** Reason */
+            reason: string;
+        };
+        /** Rejection */
+        servicematch__console__held_leads__Rejection: {
+            /** Note */
+            note: string;
         };
     };
     responses: never;
@@ -12284,7 +12788,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Rejection"];
+                "application/json": components["schemas"]["servicematch__console__applications__Rejection"];
             };
         };
         responses: {
@@ -14167,6 +14671,263 @@ export interface operations {
             };
         };
     };
+    list_held_api_console_held_leads_get: {
+        parameters: {
+            query?: {
+                service?: string;
+                source?: string;
+                cursor?: string | null;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeldLeadPage"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reject_api_console_held_leads__lead_id__reject_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                lead_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["servicematch__console__held_leads__Rejection"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeldLeadDecision"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No lead with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The lead is not held (any more): released or rejected meanwhile, or never held */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    release_api_console_held_leads__lead_id__release_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                lead_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Release"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeldLeadDecision"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No lead with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The lead is not held (any more): released or rejected meanwhile, or never held */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_invoices_api_console_invoices_get: {
         parameters: {
             query?: {
@@ -14503,6 +15264,9 @@ export interface operations {
                 status?: "" | "pending" | "delivered" | "rejected" | "failed" | "skipped" | "unsent";
                 from?: string;
                 to?: string;
+                quality?: "" | "passed" | "held" | "released" | "rejected" | "unjudged";
+                scoreMin?: number | null;
+                scoreMax?: number | null;
                 cursor?: string | null;
                 limit?: number;
             };
@@ -14587,6 +15351,9 @@ export interface operations {
                 status?: "" | "pending" | "delivered" | "rejected" | "failed" | "skipped" | "unsent";
                 from?: string;
                 to?: string;
+                quality?: "" | "passed" | "held" | "released" | "rejected" | "unjudged";
+                scoreMin?: number | null;
+                scoreMax?: number | null;
             };
             header?: never;
             path?: never;
@@ -15653,6 +16420,87 @@ export interface operations {
             };
         };
     };
+    read_quality_measures_api_console_quality_measures_get: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+                vertical?: string;
+                service?: string;
+                state?: string;
+                source?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QualityMeasures"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_returns_api_console_returns_get: {
         parameters: {
             query?: {
@@ -16426,6 +17274,243 @@ export interface operations {
             };
             /** @description The link expired or was used already */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    read_lists_api_console_suppression_lists_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleSuppressionLists"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    import_upload_api_console_suppression_lists_import_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SuppressionUpload"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuppressionImported"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such list, or no such buyer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The list holds the other kind, or belongs to another buyer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; Retry-After says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_list_api_console_suppression_lists__list_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                list_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuppressionListRemoved"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the credentials are wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in without the right to do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such list, or no such buyer */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19806,6 +20891,62 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ready_api_ready_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description The request body could not be read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request is not valid */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not ready: the database is unreachable or its migrations are behind */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
         };

@@ -4,7 +4,7 @@ import { Navigate } from 'react-router'
 import { CallCentreClosed } from '../features/call-flow/call-centre-closed'
 import { hoursInWords, useCallCentre, type CallHours } from '../features/call-flow/call-hours'
 import { PhoneLink } from '../features/call-flow/phone-link'
-import { outcomeOf, STATUS_GRACE_MS, useLeadStatus } from '../features/lead-status/lead-status'
+import { outcomeOf, REVIEW_WORDS, STATUS_GRACE_MS, useLeadStatus } from '../features/lead-status/lead-status'
 import { LOADER_MS, useElapsed } from '../components/full-screen-loader'
 import type { FunnelService } from '../lib/funnel-events'
 import { STORAGE_KEYS } from '../lib/storage-keys'
@@ -100,7 +100,9 @@ function WhoHasIt({ status }: { status: LeadStatus | null }) {
   }
   const mailed = status?.receiptEmail === true
   const line =
-    outcome.kind === 'offered' || outcome.kind === 'nobody'
+    outcome.kind === 'reviewing' || outcome.kind === 'declined'
+      ? `${REVIEW_WORDS[outcome.kind]}${mailed ? ' We are e-mailing you a copy of your request.' : ''}`
+      : outcome.kind === 'offered' || outcome.kind === 'nobody'
       ? `No company has your contact details yet.${mailed ? ' We are e-mailing you a copy of your request.' : ''}`
       : waited
         ? `We are still finding who can help you.${mailed ? ' An e-mail will follow, naming who may contact you.' : ''}`

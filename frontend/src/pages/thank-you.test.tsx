@@ -41,7 +41,7 @@ function open(state: object | null) {
 
 const after = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms))
 const status = (finished: boolean, companies: string[] = [], receiptEmail = true, offered = 0): LeadStatus =>
-  ({ reference: ACCEPTED.reference, finished, companies, ratings: [], receiptEmail, offered, service: 'Roofing' })
+  ({ reference: ACCEPTED.reference, finished, companies, ratings: [], receiptEmail, offered, service: 'Roofing', review: 'none' })
 
 describe('the thank-you page', () => {
   it('names who received the request, with the service’s message, once routing has finished', async () => {

@@ -1,7 +1,7 @@
 import { CircleCheck, Clock, Hash, Mail, PhoneCall } from 'lucide-react'
 import { Link, Navigate } from 'react-router'
 import { FullScreenLoader, LOADER_MS, useElapsed } from '../components/full-screen-loader'
-import { outcomeOf, STATUS_GRACE_MS, useLeadStatus } from '../features/lead-status/lead-status'
+import { outcomeOf, REVIEW_WORDS, STATUS_GRACE_MS, useLeadStatus } from '../features/lead-status/lead-status'
 import { STORAGE_KEYS } from '../lib/storage-keys'
 import { useCompleteRegistration } from '../lib/third-party/use-complete-registration'
 import type { Accepted } from '../questionnaire/submit'
@@ -75,6 +75,8 @@ function ThankYou({ successMessage, reference, requestId, statusToken }: ThankYo
     ? successMessage
     : outcome.kind === 'offered'
       ? `Your request is with ${pros}, who can see the job but not your contact details. ${whenTaken}`
+      : outcome.kind === 'reviewing' || outcome.kind === 'declined'
+      ? `${REVIEW_WORDS[outcome.kind]}${mailed ? ' We are e-mailing you a copy of your request.' : ''}`
       : outcome.kind === 'nobody'
       ? `Your request is saved, but no company has it yet.${mailed ? ' We are e-mailing you a copy of it.' : ''}`
       : `Your request is saved. We are still finding who can help you.${mailed ? ' An e-mail will follow, naming who may contact you about it.' : ''}`

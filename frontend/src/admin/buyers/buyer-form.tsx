@@ -4,6 +4,7 @@ import { EditorForm, useSave } from '../directory-parts'
 import { type AccountMoney, TermsFields, termsBody, termsDraftOf } from '../terms-fields'
 import type { Buyer } from '../types'
 import { Field, formatTime, inputClass } from '../ui'
+import { RuleFields, rulesBody, rulesDraftOf } from './rule-fields'
 
 /** The terms the console sets for the buyer portal, beside the generated ConsoleBuyer type until the
  * API types are made again (`make api-types`); the server's answer carries them already. */
@@ -24,6 +25,7 @@ const LOCKABLE: [name: string, label: string][] = [
   ['services', 'Service list'], ['states', 'State list'], ['zips', 'ZIP list'], ['hours', 'Buying hours'],
   ['dailyCap', 'Daily cap'], ['monthlyBudget', 'Monthly budget'], ['bidFloor', 'Bid floor'],
   ['price', 'Fixed price'], ['pingUrl', 'Ping address'], ['postUrl', 'Post address'],
+  ['minQuality', 'Score minimum'], ['duplicateRule', 'Duplicate rule'],
 ]
 
 interface Draft {
@@ -106,7 +108,7 @@ function LockedFields({ locked, onToggle, error }: {
       <p id="buyer-locks-note" className={`mb-1 text-xs ${error ? 'font-medium text-red-700' : 'text-slate-500'}`}>
         {error ?? "The buyer's people see these settings but cannot change them."}
       </p>
-      <div className="grid grid-cols-2 gap-x-3 sm:grid-cols-5">
+      <div className="grid grid-cols-2 gap-x-3 sm:grid-cols-4">
         {LOCKABLE.map(([name, label]) => (
           <label key={name} className="flex min-h-11 items-center gap-2">
             <input type="checkbox" className="size-5" checked={locked.includes(name)}
@@ -127,6 +129,7 @@ export function BuyerForm({ buyer, onSaved, onCancel }: {
 }) {
   const [draft, setDraft] = useState(() => draftOf(buyer))
   const [terms, setTerms] = useState(() => termsDraftOf(buyer))
+  const [rules, setRules] = useState(() => rulesDraftOf(buyer))
   const set = (key: TextKey, value: string) => setDraft((d) => ({ ...d, [key]: value }))
   const toggleLock = (name: string, on: boolean) => setDraft((d) => {
     const others = d.lockedFields.filter((n) => n !== name)
@@ -141,7 +144,7 @@ export function BuyerForm({ buyer, onSaved, onCancel }: {
   )
 
   const { save, error, fieldErrors, busy } = useSave(async () => {
-    const body = { ...buyerBody(draft), ...termsBody(terms) }
+    const body = { ...buyerBody(draft), ...termsBody(terms), ...rulesBody(rules) }
     onSaved(buyer
       ? await request<Buyer>('PATCH', `/buyers/${encodeURIComponent(buyer.id)}`, body)
       : await request<Buyer & { secret: string }>('POST', '/buyers', body))
@@ -180,6 +183,7 @@ export function BuyerForm({ buyer, onSaved, onCancel }: {
       {input('maxReturnPercent', 'Most returns (%)', { type: 'number', min: 0, max: 100, step: 1 },
         "Of last month's leads; empty: no maximum.")}
       <TermsFields draft={terms} onChange={setTerms} errors={fieldErrors} account={buyer} />
+      <RuleFields draft={rules} onChange={setRules} errors={fieldErrors} />
       <LockedFields locked={draft.lockedFields} onToggle={toggleLock} error={fieldErrors.lockedFields} />
       {buyer?.paused && (
         <p className="text-sm text-amber-800 sm:col-span-2">

@@ -6,6 +6,7 @@ import { Card, DeliveryCounts, ErrorNotice, Field, formatRatio, formatSeconds, i
 import { BreakdownChart, LeadsPerDayChart } from './charts'
 import { MoneyPanel } from '../money/money-panel'
 import { Funnels } from './funnels'
+import { QualityPanel } from './quality-panel'
 import { RevenueSection } from './revenue'
 
 const KEYS = ['from', 'to', 'vertical', 'service', 'state', 'source'] as const
@@ -70,6 +71,7 @@ export default function DashboardPage() {
             <Breakdown title="By state" items={data.byState} />
             <Breakdown title="By source" items={data.bySource} />
           </div>
+          <QualityPanel filters={filters.values} />
           <RevenueSection revenue={data.revenue} />
           <MoneyPanel from={filters.values.from} to={filters.values.to} />
           <Card title="Call-flow clicks to call">

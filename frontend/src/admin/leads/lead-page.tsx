@@ -3,6 +3,7 @@ import type { ReactNode } from 'react'
 import { Link, useParams } from 'react-router'
 import { formatPhone } from '../../lib/phone'
 import { PATHS } from '../paths'
+import { ReasonList, ScoreBadge } from '../quality/reason-list'
 import { useOperator } from '../session'
 import type { LeadDetail } from '../types'
 import { useApi } from '../use-api'
@@ -63,6 +64,23 @@ export default function LeadPage() {
                 ['Consent revoked', formatTime(lead.privacy.revokedAt)],
                 ['Personal data deleted', formatTime(lead.privacy.deletedAt)],
               ]} />
+            </Card>
+            <Card title="Quality">
+              <Facts rows={[
+                ['Score', <ScoreBadge key="q" score={lead.qualityScore} />],
+                ['Verdict', lead.qualityStatus ? <StatusBadge key="v" status={lead.qualityStatus} /> : 'Not judged yet'],
+                ['Reasons', <ReasonList key="r" reasons={lead.qualityReasons} />],
+                ...(lead.qualityReview ? [
+                  [lead.qualityReview.decision === 'released' ? 'Released' : 'Rejected',
+                    `${formatTime(lead.qualityReview.at)} by ${lead.qualityReview.by}`],
+                  ['Note', lead.qualityReview.note],
+                ] as [string, ReactNode][] : []),
+              ]} />
+              {lead.qualityStatus === 'held' && (
+                <Link to={PATHS.held} className="mt-2 inline-flex min-h-11 items-center text-sm font-medium text-brand-700 underline">
+                  Review held leads
+                </Link>
+              )}
             </Card>
             <Card title="Answers">
               <Facts rows={Object.entries(lead.answers)} />

@@ -6,14 +6,33 @@ import { query } from '../api'
 import { CatalogFilters, DateFilter, SelectFilter, useFilters } from '../filters'
 import { PagedTable } from '../paged-table'
 import { PATHS } from '../paths'
+import { ScoreBadge } from '../quality/reason-list'
 import { useOperator } from '../session'
 import type { LeadRow } from '../types'
 import { usePagedList } from '../use-api'
-import { buttonClass, formatTime, inputClass, PageTitle, RevokedBadge, StatusBadge } from '../ui'
+import { buttonClass, Field, formatTime, inputClass, PageTitle, RevokedBadge, StatusBadge } from '../ui'
 
-const KEYS = ['q', 'vertical', 'service', 'state', 'status', 'from', 'to'] as const
+const KEYS = ['q', 'vertical', 'service', 'state', 'status', 'from', 'to', 'quality', 'scoreMin', 'scoreMax'] as const
 // As the server names them (console/leads.py LEAD_STATUSES): from the lead's deliveries.
 const STATUSES = ['pending', 'delivered', 'rejected', 'failed', 'skipped', 'unsent']
+// The quality gate's verdicts (console/lead_quality.py QUALITY_FILTERS), as an operator reads them.
+const QUALITY = [
+  { value: 'passed', label: 'Passed' },
+  { value: 'held', label: 'Held for review' },
+  { value: 'released', label: 'Released after review' },
+  { value: 'rejected', label: 'Rejected after review' },
+  { value: 'unjudged', label: 'Not judged yet' },
+]
+
+/** A score bound (0 to 100, both included); empty for none. */
+function ScoreFilter({ label, name, filters }: { label: string; name: string; filters: ReturnType<typeof useFilters> }) {
+  return (
+    <Field label={label}>
+      <input type="number" inputMode="numeric" min={0} max={100} step={1} className={inputClass} value={filters.values[name]}
+        onChange={(e) => filters.set(name, e.currentTarget.value)} />
+    </Field>
+  )
+}
 
 function LeadCells({ lead }: { lead: LeadRow }) {
   return (
@@ -37,6 +56,10 @@ function LeadCells({ lead }: { lead: LeadRow }) {
         <StatusBadge status={lead.status} />
         {lead.isDuplicate && <span className="ml-1 text-xs text-amber-800">duplicate</span>}
         {lead.doNotSell && <span className="ml-1 text-xs text-red-800">do not sell</span>}
+      </td>
+      <td className="px-3 py-2 whitespace-nowrap">
+        <ScoreBadge score={lead.qualityScore} />
+        {lead.qualityStatus && <span className="mt-1 block"><StatusBadge status={lead.qualityStatus} /></span>}
       </td>
     </>
   )
@@ -71,9 +94,15 @@ export default function LeadsPage() {
         </SelectFilter>
         <DateFilter label="From" name="from" filters={filters} />
         <DateFilter label="To" name="to" filters={filters} />
+        <SelectFilter label="Quality" name="quality" filters={filters}>
+          <option value="">Any verdict</option>
+          {QUALITY.map((q) => <option key={q.value} value={q.value}>{q.label}</option>)}
+        </SelectFilter>
+        <ScoreFilter label="Score from" name="scoreMin" filters={filters} />
+        <ScoreFilter label="Score to" name="scoreMax" filters={filters} />
       </form>
-      <PagedTable list={list} minWidth="54rem" empty="No leads match."
-        headers={['Request', 'Service', 'Consumer', 'Phone', 'Location', 'Source', 'Status']}
+      <PagedTable list={list} minWidth="60rem" empty="No leads match."
+        headers={['Request', 'Service', 'Consumer', 'Phone', 'Location', 'Source', 'Status', 'Quality']}
         row={(lead) => <tr key={lead.id} className="border-t border-slate-100"><LeadCells lead={lead} /></tr>} />
     </>
   )

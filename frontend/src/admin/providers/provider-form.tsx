@@ -17,6 +17,7 @@ interface Draft {
   dailyCap: string
   leadPrice: string
   creditCapPercent: string
+  minQuality: string
 }
 
 const list = (text: string) => text.split(/[\s,]+/).map((v) => v.trim()).filter(Boolean)
@@ -36,6 +37,7 @@ function draftOf(provider: Provider | null): Draft {
     dailyCap: provider?.dailyCap?.toString() ?? '',
     leadPrice: provider?.leadPriceCents != null ? (provider.leadPriceCents / 100).toFixed(2) : '',
     creditCapPercent: provider?.creditCapPercent?.toString() ?? '20',
+    minQuality: provider?.minQuality?.toString() ?? '',
   }
 }
 
@@ -56,6 +58,7 @@ export function providerBody(draft: Draft) {
     dailyCap: numberOrNull(draft.dailyCap),
     leadPriceCents: centsOrNull(draft.leadPrice),
     creditCapPercent: numberOrNull(draft.creditCapPercent) ?? 20,
+    minQuality: numberOrNull(draft.minQuality),
   }
 }
 
@@ -99,6 +102,8 @@ export function ProviderForm({ provider, onSaved, onCancel }: {
         'What one accepted lead costs this provider. Empty: the service\'s list price.')}
       {input('creditCapPercent', 'Credit cap (%)', { type: 'number', min: 0, max: 100, step: 1, required: true },
         'Credits a month, as a share of the month\'s accepted leads (at least one unless 0).')}
+      {input('minQuality', 'Minimum quality score', { type: 'number', min: 0, max: 100, step: 1, inputMode: 'numeric' },
+        '0-100: a lead scored under it is neither sent nor offered to this provider. Empty: any score.')}
       <TermsFields draft={terms} onChange={setTerms} errors={fieldErrors} account={provider} />
     </EditorForm>
   )

@@ -5,12 +5,14 @@ import { BuyerError, request } from '../api'
 import { useCatalogChoices } from '../catalog'
 import type { BuyerSettings } from '../types'
 import { Card, ErrorNotice, inputClass, SuccessNotice } from '../ui'
-import { appliesTo, changes, type Draft, draftOf, type Editable, problems } from './settings-draft'
+import { appliesTo, changes, type Draft, draftOf, type Editable, isLocked, problems } from './settings-draft'
 import { ChoiceList } from './choice-list'
+import { RuleFields } from './rule-fields'
 
 export const LOCKED = 'Locked by ServiceMatch: ask your account manager.'
 
-/** What the buyer buys and how much: services, area, caps, budget, hours, and its bid floor or price. */
+/** What the buyer buys and how much: services, area, caps, budget, hours, its bid floor or price, and
+ * which leads: its minimum quality score and its own duplicate rule. */
 export function BuyingForm({ settings, onSaved }: { settings: BuyerSettings; onSaved: (settings: BuyerSettings) => void }) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(settings))
   const [fields, setFields] = useState<Record<string, string>>({})
@@ -19,7 +21,7 @@ export function BuyingForm({ settings, onSaved }: { settings: BuyerSettings; onS
   const [busy, setBusy] = useState(false)
   const { services, states } = useCatalogChoices()
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((current) => ({ ...current, [key]: value }))
-  const locked = (field: Editable) => settings.locked.includes(field)
+  const locked = (field: Editable) => isLocked(settings, field)
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
@@ -62,7 +64,8 @@ export function BuyingForm({ settings, onSaved }: { settings: BuyerSettings; onS
       </div>
     )
   }
-  const text = (name: 'zips' | 'dailyCap' | 'monthlyBudget' | 'hours' | 'bidFloor' | 'price', extra: Record<string, unknown>) =>
+  type TextField = 'zips' | 'dailyCap' | 'monthlyBudget' | 'hours' | 'bidFloor' | 'price' | 'minQuality' | 'duplicateDays'
+  const text = (name: TextField, extra: Record<string, unknown>) =>
     (id: string, disabled: boolean) => (
       <input id={id} className={inputClass} value={draft[name]} disabled={disabled} readOnly={disabled}
         aria-invalid={fields[name] ? true : undefined} aria-describedby={`${id}-note`}
@@ -88,6 +91,7 @@ export function BuyingForm({ settings, onSaved }: { settings: BuyerSettings; onS
         </div>
         {field('hours', 'Buying hours', 'Days, times and time zone, like “Mon-Fri 08:00-18:00 America/New_York”; empty: any time.',
           text('hours', { maxLength: 120, placeholder: 'Mon-Fri 08:00-18:00 America/New_York' }))}
+        <RuleFields draft={draft} field={field} text={text} onChange={set} />
         <ErrorNotice message={error} />
         <SuccessNotice message={done} />
         <button type="submit" className={buttonClasses('primary', 'w-full sm:w-auto')} disabled={busy}>

@@ -6,7 +6,7 @@ const SETTINGS: BuyerSettings = {
   name: 'Lead Co', mode: 'ping-post', pingUrl: 'https://leadco.example/ping', postUrl: 'https://leadco.example/post',
   services: ['hvac', 'roofing'], states: ['TX'], zips: ['78701', '78702'], dailyCap: 50, monthlyBudget: 2000, hours: null,
   paused: false, bidFloor: 12.5, price: null, exclusive: true, locked: [], returnWindowDays: 7, maxReturnPercent: 15,
-  secretOverlapUntil: null,
+  minQuality: null, duplicateDays: null, duplicateMatch: 'phone', duplicateScope: 'service', secretOverlapUntil: null,
 }
 
 describe('the settings draft', () => {
@@ -26,6 +26,32 @@ describe('the settings draft', () => {
     expect(changes(locked, draft)).toEqual({ states: ['TX', 'OK'] })
     const fixed = { ...SETTINGS, mode: 'fixed price' as const, price: 30, bidFloor: null }
     expect(changes(fixed, { ...draftOf(fixed), price: '35', bidFloor: '5' })).toEqual({ price: 35 })
+  })
+
+  it('sends the rules changed, an empty minimum or window as null', () => {
+    const draft = { ...draftOf(SETTINGS), minQuality: '60', duplicateDays: '45', duplicateMatch: 'either' as const }
+    expect(changes(SETTINGS, draft)).toEqual({ minQuality: 60, duplicateDays: 45, duplicateMatch: 'either' })
+    const ruled = { ...SETTINGS, minQuality: 60, duplicateDays: 45 }
+    expect(changes(ruled, { ...draftOf(ruled), minQuality: '', duplicateDays: ' ' })).toEqual({ minQuality: null, duplicateDays: null })
+  })
+
+  it('never sends a field of a locked duplicate rule, and a locked minimum neither', () => {
+    const locked = { ...SETTINGS, locked: ['duplicateRule'] }
+    const draft = { ...draftOf(locked), duplicateDays: '9', duplicateMatch: 'email' as const, duplicateScope: 'all' as const, minQuality: '10' }
+    expect(changes(locked, draft)).toEqual({ minQuality: 10 })
+    expect(changes({ ...SETTINGS, locked: ['minQuality'] }, { ...draftOf(SETTINGS), minQuality: '10' })).toEqual({})
+  })
+
+  it('says which rules cannot be sent', () => {
+    expect(problems({ ...draftOf(SETTINGS), minQuality: '101', duplicateDays: '0' })).toEqual({
+      minQuality: 'A whole number from 0 to 100, or empty for any score.',
+      duplicateDays: 'A whole number of days from 1 to 365, or empty for our rule.',
+    })
+    expect(problems({ ...draftOf(SETTINGS), minQuality: '7.5', duplicateDays: '366' })).toEqual({
+      minQuality: 'A whole number from 0 to 100, or empty for any score.',
+      duplicateDays: 'A whole number of days from 1 to 365, or empty for our rule.',
+    })
+    expect(problems({ ...draftOf(SETTINGS), minQuality: '0', duplicateDays: '365' })).toEqual({})
   })
 
   it('says which numbers cannot be sent', () => {

@@ -2,8 +2,14 @@
 import { numberOrNull, numberText, parseList } from '../format'
 import type { BuyerSettings } from '../types'
 
-export const EDITABLE = ['services', 'states', 'zips', 'dailyCap', 'monthlyBudget', 'hours', 'bidFloor', 'price'] as const
+export const EDITABLE = ['services', 'states', 'zips', 'dailyCap', 'monthlyBudget', 'hours', 'bidFloor', 'price',
+  'minQuality', 'duplicateDays', 'duplicateMatch', 'duplicateScope'] as const
 export type Editable = (typeof EDITABLE)[number]
+
+// The duplicate rule's three fields are locked together, under one name.
+const LOCKED_AS: Partial<Record<Editable, string>> = {
+  duplicateDays: 'duplicateRule', duplicateMatch: 'duplicateRule', duplicateScope: 'duplicateRule',
+}
 
 export interface Draft {
   services: string[]
@@ -14,6 +20,10 @@ export interface Draft {
   hours: string
   bidFloor: string
   price: string
+  minQuality: string
+  duplicateDays: string
+  duplicateMatch: BuyerSettings['duplicateMatch']
+  duplicateScope: BuyerSettings['duplicateScope']
 }
 
 export function draftOf(settings: BuyerSettings): Draft {
@@ -26,6 +36,10 @@ export function draftOf(settings: BuyerSettings): Draft {
     hours: settings.hours ?? '',
     bidFloor: numberText(settings.bidFloor),
     price: numberText(settings.price),
+    minQuality: numberText(settings.minQuality),
+    duplicateDays: numberText(settings.duplicateDays),
+    duplicateMatch: settings.duplicateMatch,
+    duplicateScope: settings.duplicateScope,
   }
 }
 
@@ -36,7 +50,9 @@ export function appliesTo(settings: BuyerSettings, field: Editable): boolean {
   return true
 }
 
-const isLocked = (settings: BuyerSettings, field: Editable) => settings.locked.includes(field)
+/** Whether the operator locked this field (or the rule it belongs to) for the buyer. */
+export const isLocked = (settings: BuyerSettings, field: Editable) =>
+  settings.locked.includes(field) || settings.locked.includes(LOCKED_AS[field] ?? field)
 
 /** What the draft says for each field, as the API takes it. */
 function values(draft: Draft): Record<Editable, unknown> {
@@ -49,6 +65,10 @@ function values(draft: Draft): Record<Editable, unknown> {
     hours: draft.hours.trim() || null,
     bidFloor: numberOrNull(draft.bidFloor),
     price: numberOrNull(draft.price),
+    minQuality: numberOrNull(draft.minQuality),
+    duplicateDays: numberOrNull(draft.duplicateDays),
+    duplicateMatch: draft.duplicateMatch,
+    duplicateScope: draft.duplicateScope,
   }
 }
 
@@ -75,5 +95,11 @@ export function problems(draft: Draft): Partial<Record<Editable, string>> {
     const amount = numberOrNull(draft[field])
     if (amount !== null && !(Number.isFinite(amount) && amount >= 0)) found[field] = 'An amount in dollars, or empty.'
   }
+  const within = (text: string, low: number, high: number) => {
+    const value = numberOrNull(text)
+    return value === null || (Number.isInteger(value) && value >= low && value <= high)
+  }
+  if (!within(draft.minQuality, 0, 100)) found.minQuality = 'A whole number from 0 to 100, or empty for any score.'
+  if (!within(draft.duplicateDays, 1, 365)) found.duplicateDays = 'A whole number of days from 1 to 365, or empty for our rule.'
   return found
 }

@@ -9,7 +9,8 @@ import SettingsPage from './settings-page'
 const SETTINGS: BuyerSettings = {
   name: 'Lead Co', mode: 'ping-post', pingUrl: 'https://leadco.example/ping', postUrl: 'https://leadco.example/post',
   services: [], states: ['TX'], zips: [], dailyCap: 50, monthlyBudget: null, hours: null, paused: false, bidFloor: 10,
-  price: null, exclusive: true, locked: ['bidFloor'], returnWindowDays: 7, maxReturnPercent: 15, secretOverlapUntil: null,
+  price: null, exclusive: true, locked: ['bidFloor'], returnWindowDays: 7, maxReturnPercent: 15, minQuality: null,
+  duplicateDays: null, duplicateMatch: 'phone', duplicateScope: 'service', secretOverlapUntil: null,
 }
 
 afterEach(() => {
@@ -40,6 +41,32 @@ describe('the settings page', () => {
     await user.click(within(form).getByRole('button', { name: 'Save settings' }))
     expect(await within(form).findByText('Saved. The next auctions use these settings.')).toBeTruthy()
     expect(calls.find((call) => call.method === 'PATCH')?.body).toEqual({ dailyCap: 75 })
+  })
+
+  it('sets a minimum score and a duplicate rule of its own', async () => {
+    const saved = { ...SETTINGS, minQuality: 60, duplicateDays: 30, duplicateMatch: 'either' as const }
+    const calls = open({ 'PATCH /api/buyer/settings': { status: 200, body: saved } })
+    const form = await screen.findByRole('form', { name: 'What you buy' })
+    const match = within(form).getByLabelText('Same person by') as HTMLSelectElement
+    // Our rule applies until the buyer gives a window of its own.
+    expect(match.disabled).toBe(true)
+    const user = userEvent.setup()
+    await user.type(within(form).getByLabelText('Minimum quality score'), '60')
+    await user.type(within(form).getByLabelText('Duplicate window (days)'), '30')
+    expect(match.disabled).toBe(false)
+    await user.selectOptions(match, 'either')
+    await user.click(within(form).getByRole('button', { name: 'Save settings' }))
+    expect(await within(form).findByText('Saved. The next auctions use these settings.')).toBeTruthy()
+    expect(calls.find((call) => call.method === 'PATCH')?.body).toEqual({ minQuality: 60, duplicateDays: 30, duplicateMatch: 'either' })
+  })
+
+  it('shows a duplicate rule the operator locked read-only, each of its fields', async () => {
+    open({ 'GET /api/buyer/settings': { status: 200, body: { ...SETTINGS, locked: ['duplicateRule'], duplicateDays: 30 } } })
+    const form = await screen.findByRole('form', { name: 'What you buy' })
+    for (const label of ['Duplicate window (days)', 'Same person by', 'Duplicates within']) {
+      expect((within(form).getByLabelText(new RegExp(label.replace(/[()]/g, '\\$&'))) as HTMLInputElement).disabled).toBe(true)
+    }
+    expect((within(form).getByLabelText('Minimum quality score') as HTMLInputElement).disabled).toBe(false)
   })
 
   it('says plainly that nothing changed when a URL test failed, with each test’s result', async () => {

@@ -1,4 +1,4 @@
-import { useMemo, useRef, type ReactNode } from 'react'
+import { useEffect, useMemo, useRef, type ReactNode } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 import { SubmitTrust } from '../../components/submit-trust'
 import { useCatalogState } from '../../lib/catalog-context'
@@ -15,6 +15,8 @@ import { REQUIRED_FIELD, SUBMIT_FAILED, tooManyRequests } from '../../questionna
 import { QuestionnaireForm } from '../../questionnaire/questionnaire-form'
 import { initialValues, mergeFields } from '../../questionnaire/steps'
 import { useQuestionnaire, type QuestionnairePolicy } from '../../questionnaire/use-questionnaire'
+import { formSignals } from './form-signals'
+import { HoneypotField } from './honeypot-field'
 import { buildLeadPayload, errorsByFieldId } from './payload'
 
 interface LeadFormProps {
@@ -52,6 +54,12 @@ function LeadFormSteps({ service, stateCode, intro, catalog }: LeadFormProps & {
   const sending = useLeadSending(config)
   const container = useRef<HTMLDivElement>(null)
   const { flashing, attend } = useFieldAttention()
+  // When the first step showed, and the field only bots fill: what the form reports with the answers.
+  const startedAt = useRef<number | null>(null)
+  const honeypot = useRef<HTMLInputElement>(null)
+  useEffect(() => {
+    startedAt.current = performance.now()
+  }, [])
 
   const policy: QuestionnairePolicy = {
     localChecks: (stepFields) => stepFields,
@@ -62,7 +70,10 @@ function LeadFormSteps({ service, stateCode, intro, catalog }: LeadFormProps & {
       const ticket = await sending.ticket({ setBusy, setAlert })
       if (!ticket) return
       const trustedform = config.trustedformEnabled ? await waitForCertificate() : ''
-      const payload = buildLeadPayload({ service, fields, values, click: collectClickData(trustedform), ...ticket })
+      const signals = formSignals(startedAt.current ?? performance.now(), honeypot.current?.value ?? '')
+      const payload = buildLeadPayload({
+        service, fields, values, click: collectClickData(trustedform), formSignals: signals, ...ticket,
+      })
       const result = await sending.send(payload, '/api/submit-form')
       if (result.ok) {
         sendServiceEvent('submitted', service)
@@ -104,7 +115,13 @@ function LeadFormSteps({ service, stateCode, intro, catalog }: LeadFormProps & {
         requiredMessage={REQUIRED_FIELD}
         flashing={flashing}
         optionLabels={(fieldId) => (fieldId === 'state' ? stateLabels : undefined)}
-        trust={<SubmitTrust />}
+        trust={
+          <>
+            <SubmitTrust />
+            {/* On the last step, inside the form, with the contact fields a bot fills. */}
+            <HoneypotField inputRef={honeypot} />
+          </>
+        }
       />
     </div>
   )

@@ -3,6 +3,7 @@ import type { ClickData } from '../../lib/third-party/click'
 import type { FieldDefinition, ServiceConfig } from '../../lib/types'
 import { nationalNumber, phoneDigits } from '../../questionnaire/formats'
 import type { PayloadParts } from '../../questionnaire/lead-sending'
+import type { FormSignals } from './form-signals'
 
 export const PUBLISHER_ID = 16
 export const SOURCE_ID = 143
@@ -19,10 +20,13 @@ export interface LeadPayload {
   customquestions: Record<string, string>
   click: ClickData
   recaptchaToken?: string
+  // How the form was filled, for the server's quality gate; the server treats it as optional.
+  formSignals?: FormSignals
 }
 
-export function buildLeadPayload({ service, fields, values, click, requestId, recaptchaToken }: PayloadParts & {
+export function buildLeadPayload({ service, fields, values, click, requestId, recaptchaToken, formSignals }: PayloadParts & {
   service: Pick<ServiceConfig, 'cid' | 'hiddenParams'>
+  formSignals?: FormSignals
 }): LeadPayload {
   const consumer: Record<string, string> = {}
   for (const key of BASE_KEYS) consumer[key] = (values[key] ?? '').trim()
@@ -49,6 +53,7 @@ export function buildLeadPayload({ service, fields, values, click, requestId, re
     click,
   }
   if (recaptchaToken) payload.recaptchaToken = recaptchaToken
+  if (formSignals) payload.formSignals = formSignals
   return payload
 }
 

@@ -45,13 +45,23 @@ export function useLeadStatus(requestId: string | undefined, token: string | und
 }
 
 /** What the page can truthfully say: who received the request (and how many pros may still take
- * it on), that only pros weighing an offer have it so far, that nobody does, or (routing not
- * finished in time, or its status unreadable) only that the request is saved. */
+ * it on), that only pros weighing an offer have it so far, that nobody does, that it is being
+ * checked before it is passed on (held by the quality gate: nobody has it), that it was checked
+ * and passed on to nobody, or (routing not finished in time, or its status unreadable) only that
+ * the request is saved. */
 export type Outcome =
   | { kind: 'received'; companies: string[]; ratings: Record<string, { average: number; count: number }>; offered: number }
   | { kind: 'offered'; offered: number }
   | { kind: 'nobody' }
+  | { kind: 'reviewing' }
+  | { kind: 'declined' }
   | { kind: 'saved' }
+
+/** The review's outcomes in plain words: no company named, nothing promised. */
+export const REVIEW_WORDS = {
+  reviewing: 'We are checking your request before we pass it on. No company has your contact details.',
+  declined: 'We checked your request and did not pass it on. No company has your contact details.',
+} as const
 
 export function outcomeOf(status: LeadStatus | null): Outcome {
   if (!status?.finished) return { kind: 'saved' }
@@ -61,5 +71,6 @@ export function outcomeOf(status: LeadStatus | null): Outcome {
   )
   const offered = status.offered ?? 0
   if (status.companies.length) return { kind: 'received', companies: status.companies, ratings, offered }
+  if (status.review === 'reviewing' || status.review === 'declined') return { kind: status.review }
   return offered ? { kind: 'offered', offered } : { kind: 'nobody' }
 }

@@ -21,6 +21,7 @@ export function ProfileForm({ profile, options, onSaved }: {
   const [hours, setHours] = useState(profile.hours)
   const [dailyCap, setDailyCap] = useState(profile.dailyCap?.toString() ?? '')
   const [weeklyBudget, setWeeklyBudget] = useState(profile.weeklyBudget?.toString() ?? '')
+  const [minQuality, setMinQuality] = useState(profile.minQuality?.toString() ?? '')
   const [licence, setLicence] = useState({ number: profile.licenceNumber ?? '', state: profile.licenceState ?? '' })
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [error, setError] = useState<string | null>(null)
@@ -35,6 +36,7 @@ export function ProfileForm({ profile, options, onSaved }: {
     setSaved(null)
     const changes: ProfileChanges = {
       services, ...areaBody(area), hours, dailyCap: numberOrNull(dailyCap), weeklyBudget: numberOrNull(weeklyBudget),
+      minQuality: numberOrNull(minQuality),
       licenceNumber: licence.number.trim() || null, licenceState: licence.state || null,
     }
     try {
@@ -65,6 +67,10 @@ export function ProfileForm({ profile, options, onSaved }: {
           <LabelledInput id="profile-weekly-budget" label="Weekly budget ($)" type="number" min={1} step="0.01"
             inputMode="decimal" hint="Kept with your profile for accepted offers, once they are on. Empty: none."
             value={weeklyBudget} error={errors.weeklyBudget} onChange={(e) => setWeeklyBudget(e.currentTarget.value)} />
+          <LabelledInput id="profile-min-quality" label="Minimum lead quality score" type="number" min={0} max={100}
+            step={1} inputMode="numeric" value={minQuality} error={errors.minQuality}
+            hint="0-100: leads we scored under it are neither sent nor offered to you. Empty: any score."
+            onChange={(e) => setMinQuality(e.currentTarget.value)} />
         </fieldset>
         <fieldset className="space-y-3">
           <legend className="mb-2 text-sm font-semibold text-slate-800">Licence</legend>

@@ -1,4 +1,5 @@
-"""the quality gate: each lead's score, its reason codes and whether it is held for review
+"""the quality gate: each lead's score, its reason codes and whether it is held for review; what intake
+keeps for it (form signals, an address hash) and what TrustedForm said; recent leads by client address
 
 Revision ID: 20261129_0024
 Revises: 20261128_0023
@@ -20,10 +21,22 @@ def upgrade() -> None:
         batch.add_column(sa.Column("quality_reasons", sa.JSON(), nullable=True))
         batch.add_column(sa.Column("quality_status", sa.String(length=16), nullable=True))
         batch.create_index("ix_leads_quality_status", ["quality_status"])
+        batch.add_column(sa.Column("quality_signals", sa.JSON(), nullable=True))
+        batch.add_column(sa.Column("quality_proof", sa.JSON(), nullable=True))
+        batch.add_column(sa.Column("address_hash", sa.String(length=64), nullable=True))
+        batch.create_index("ix_leads_address_hash", ["address_hash"])
+    with op.batch_alter_table("consent_records") as batch:
+        batch.create_index("ix_consent_records_ip_address_consented_at", ["ip_address", "consented_at"])
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("consent_records") as batch:
+        batch.drop_index("ix_consent_records_ip_address_consented_at")
     with op.batch_alter_table("leads") as batch:
+        batch.drop_index("ix_leads_address_hash")
+        batch.drop_column("address_hash")
+        batch.drop_column("quality_proof")
+        batch.drop_column("quality_signals")
         batch.drop_index("ix_leads_quality_status")
         batch.drop_column("quality_status")
         batch.drop_column("quality_reasons")

@@ -1,0 +1,114 @@
+"""The quality gate in a real auction: every ping carries the lead's score and reasons, a lead on
+a global suppression list is sold and offered to nobody, a buyer's own list keeps only that buyer
+from it, a held lead reaches nobody until an operator releases it, and is then sold."""
+
+from __future__ import annotations
+
+import pytest
+from buyer_receivers import BuyerReceiver
+from delivery_fixtures import route_accepted
+from delivery_receivers import started_receivers
+from sqlalchemy import select
+
+from servicematch.intake.models import QUALITY_HELD, QUALITY_RELEASED, Lead, LeadEvent
+from servicematch.quality.suppression_import import ImportRequest, import_list
+from servicematch.routing import buyers as directory
+from servicematch.routing.models import Auction, ProviderOffer, Sale
+from servicematch.routing.reports import waterfall
+
+# An Austin number (512): the lead's state is Texas, so its area code raises no flag.
+CLEAN_PHONE = "5125552368"
+# New York's 212 on a Texas lead.
+NEW_YORK_PHONE = "2125552368"
+FICTIONAL_PHONE = "5125550142"
+
+
+@pytest.fixture
+def settings(settings):
+    """Only the buyers of the buyers table: the fixed SERVICEMATCH_BUYER_URL buyer would take a seat."""
+    return settings.model_copy(update={"buyer_url": "", "ping_timeout_ms": 2000})
+
+
+@pytest.fixture
+def buyers():
+    yield from started_receivers(BuyerReceiver)
+
+
+def add_buyer(app, name: str, receiver: BuyerReceiver, **columns) -> str:
+    with app.state.session_factory() as session:
+        buyer = directory.add_buyer(session, directory.BuyerTerms(
+            name=name, post_url=receiver.post_url, ping_url=receiver.ping_url), allow_private=True)
+        for column, value in columns.items():
+            setattr(buyer, column, value)
+        session.commit()
+        return buyer.id
+
+
+def suppress(app, phones: list[str], *, name: str, buyer_id: str | None = None) -> None:
+    with app.state.session_factory() as session:
+        import_list(session.connection(), phones, ImportRequest(list_name=name, kind="phone", buyer_id=buyer_id))
+        session.commit()
+
+
+def test_every_ping_carries_the_score_and_the_reasons_found(app, make_lead, buyers, worker):
+    buyer = buyers(ping_answer={"bid": 20})
+    add_buyer(app, "Scored Leads LLC", buyer)
+    make_lead(phone=NEW_YORK_PHONE, email="someone@mailinator.com")
+    worker.run_until_idle()
+    quality = buyer.pings[0].json["quality"]
+    assert {"phone_area_state", "email_disposable"} <= set(quality["reasons"])
+    assert 0 <= quality["score"] < 100
+    # The post carries the same verdict as the ping.
+    assert buyer.posts and buyer.posts[0].json["quality"] == quality
+
+
+def test_a_lead_on_a_global_suppression_list_is_sold_and_offered_to_nobody(app, make_lead, buyers, add_provider,
+                                                                           session_factory):
+    buyer = buyers(ping_answer={"bid": 20})
+    add_buyer(app, "Careful Leads LLC", buyer)
+    add_provider("Austin Air", webhook_url=None)
+    suppress(app, [CLEAN_PHONE], name="litigators")
+    lead = make_lead(phone=CLEAN_PHONE)
+    assert buyer.pings == [] and buyer.posts == []
+    with session_factory() as session:
+        stored = session.get(Lead, lead.id)
+        assert "suppressed:litigators" in stored.quality_reasons
+        assert session.scalars(select(Sale).where(Sale.lead_id == lead.id)).all() == []
+        assert session.scalars(select(ProviderOffer).where(ProviderOffer.lead_id == lead.id)).all() == []
+        assert session.get(Auction, lead.id).closed_at is not None
+
+
+def test_a_buyers_own_list_keeps_only_that_buyer_from_the_lead(app, make_lead, buyers, session_factory, worker):
+    careful, other = buyers(ping_answer={"bid": 30}), buyers(ping_answer={"bid": 20})
+    careful_id = add_buyer(app, "Own List Leads LLC", careful)
+    add_buyer(app, "Other Leads LLC", other)
+    suppress(app, [CLEAN_PHONE], name="own-customers", buyer_id=careful_id)
+    lead = make_lead(phone=CLEAN_PHONE)
+    worker.run_until_idle()
+    assert careful.pings == [] and len(other.pings) == 1 and len(other.posts) == 1
+    with session_factory() as session:
+        steps = [step for step in waterfall(session, lead.id) if step["buyer"] == "Own List Leads LLC"]
+    assert [(step["kind"], step["detail"]) for step in steps] == [
+        ("pass", "on its own suppression list own-customers")]
+
+
+def test_a_held_lead_reaches_nobody_until_released_then_is_sold(app, settings, make_lead, buyers, session_factory,
+                                                               worker):
+    holding = settings.model_copy(update={"quality_hold_below": 30})
+    buyer = buyers(ping_answer={"bid": 20})
+    add_buyer(app, "Patient Leads LLC", buyer)
+    lead = make_lead(phone=FICTIONAL_PHONE, with_settings=holding)
+    assert buyer.pings == []
+    with session_factory() as session:
+        stored = session.get(Lead, lead.id)
+        assert stored.quality_status == QUALITY_HELD and "phone_fake" in stored.quality_reasons
+        assert session.get(Auction, lead.id) is None
+        # What the console's "Release" does: the lead is routed again, as having passed.
+        stored.quality_status = QUALITY_RELEASED
+        session.add(LeadEvent(lead_id=lead.id))
+        session.commit()
+    route_accepted(app, holding)
+    worker.run_until_idle()
+    assert len(buyer.pings) == 1 and buyer.pings[0].json["quality"]["score"] == stored.quality_score
+    with session_factory() as session:
+        assert [sale.buyer_id for sale in session.scalars(select(Sale).where(Sale.lead_id == lead.id))]
