@@ -183,10 +183,18 @@ def _add_ledger_commands() -> None:
     providers.add_command(update_provider)
 
 
+def _add_key_and_backup_commands() -> None:
+    from servicematch.ops.key_commands import backup_command, keys
+
+    main.add_command(keys)
+    main.add_command(backup_command)
+
+
 _add_delivery_commands()
 _add_console_commands()
 _add_mail_and_privacy_commands()
 _add_ledger_commands()
+_add_key_and_backup_commands()
 
 if __name__ == "__main__":
     main()

@@ -308,6 +308,12 @@ class Settings(BaseSettings):
                             "SERVICEMATCH_BUYER_URL is set: leads are never sent unsigned")
         named = {"SERVICEMATCH_SECRET_KEY": self.secret_key, "SERVICEMATCH_ADMIN_TOKEN": self.admin_token,
                  "SERVICEMATCH_BUYER_SECRET": self.buyer_secret}
+        # An earlier secret still verifies links and tokens: the public default would let anyone forge them.
+        earlier = [value.strip() for value in self.secret_keys_old.split(",") if value.strip()]
+        if DEFAULT_SECRET in earlier:
+            problems.append("SERVICEMATCH_SECRET_KEYS_OLD must not hold the development default secret in production")
+        if any(len(value.encode()) < MIN_SECRET_BYTES for value in earlier if value != DEFAULT_SECRET):
+            named["SERVICEMATCH_SECRET_KEYS_OLD (an entry)"] = "x"
         # An empty admin token or buyer secret is "off", which other checks judge; so is the default secret.
         short = [name for name, value in named.items()
                  if value and value != DEFAULT_SECRET and len(value.encode()) < MIN_SECRET_BYTES]

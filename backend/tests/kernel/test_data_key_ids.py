@@ -48,7 +48,7 @@ def test_after_a_rotation_the_earlier_key_reads_what_it_made_and_the_new_key_wri
     assert cipher_for(keys(SECOND)).decrypt(after, lead_id="lead-1") == DATA
 
 
-@pytest.mark.parametrize("made_with", [FIRST, SECOND])
+@pytest.mark.parametrize("made_with", [FIRST, SECOND], ids=["current key", "earlier key"])
 def test_a_value_written_before_key_ids_reads_with_the_current_or_an_earlier_key(made_with):
     old_format = seal(made_with, DATA, "lead-1", keyed=False)
     assert old_format[:1] == b"\x01" and made_by(old_format) is None
@@ -93,7 +93,8 @@ def test_lookup_hashes_stay_keyed_by_the_first_data_key_through_rotations():
 
 
 @pytest.mark.parametrize("environment", ["production", "development"])
-@pytest.mark.parametrize("earlier", ["not base64!", base64.b64encode(b"short").decode(), f"{FIRST},,oops"])
+@pytest.mark.parametrize("earlier", ["not base64!", base64.b64encode(b"short").decode(), f"{FIRST},,oops"],
+                         ids=["not base64", "short", "an empty entry"])
 def test_a_malformed_earlier_data_key_is_refused_at_start(environment, earlier):
     with pytest.raises(ValidationError, match="data_keys_old"):
         Settings(environment=environment, data_key=SECOND, data_keys_old=earlier)
