@@ -24,7 +24,8 @@ pytestmark = pytest.mark.browser
 
 PAGES = [("Dashboard", "Dashboard"), ("Leads", "Leads"), ("Deliveries", "Deliveries"),
          ("Providers", "Providers"), ("Applications", "Applications"), ("Buyers", "Buyers"), ("Money", "Money"),
-         ("Held", "Held leads"), ("Quality", "Lead quality"), ("Audit log", "Audit log")]
+         ("Held", "Held leads"), ("Quality", "Lead quality"),
+         ("Suppression", "Suppression lists"), ("Audit log", "Audit log")]
 
 
 @pytest.fixture(scope="module")

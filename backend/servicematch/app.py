@@ -22,6 +22,8 @@ from servicematch.catalog.loader import cached_catalog
 from servicematch.catalog.partners import publish_at_start_up
 from servicematch.catalog.router import router as catalog_router
 from servicematch.console.router import install_console
+from servicematch.console.suppression import IMPORT_PATH as SUPPRESSION_IMPORT_PATH
+from servicematch.console.suppression import MAX_UPLOAD_BYTES as SUPPRESSION_UPLOAD_BYTES
 from servicematch.db.session import make_engine, make_session_factory
 from servicematch.db.wake_across import Announcer, told_across
 from servicematch.delivery.router import router as provider_admin_router
@@ -142,6 +144,7 @@ def create_app(settings: Settings | None = None, *, tune_gc: bool = False, share
     install_metrics_endpoint(app, settings)
     app.add_middleware(GZipMiddleware, minimum_size=256, compresslevel=6)
     app.add_middleware(BodySizeLimit, max_bytes=MAX_BODY_BYTES, paths=INTAKE_PATHS)
+    app.add_middleware(BodySizeLimit, max_bytes=SUPPRESSION_UPLOAD_BYTES, paths=frozenset({SUPPRESSION_IMPORT_PATH}))
     install_request_metrics(app)  # time and status class of every request, by route template
     install_error_handlers(app)
 

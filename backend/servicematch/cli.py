@@ -183,6 +183,12 @@ def _add_ledger_commands() -> None:
     providers.add_command(update_provider)
 
 
+def _add_quality_commands() -> None:
+    from servicematch.quality.suppression_commands import suppression
+
+    main.add_command(suppression)
+
+
 def _add_key_and_backup_commands() -> None:
     from servicematch.ops.key_commands import backup_command, keys
 
@@ -194,6 +200,7 @@ _add_delivery_commands()
 _add_console_commands()
 _add_mail_and_privacy_commands()
 _add_ledger_commands()
+_add_quality_commands()
 _add_key_and_backup_commands()
 
 if __name__ == "__main__":

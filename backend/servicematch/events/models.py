@@ -27,7 +27,9 @@ class FunnelEvent(Base):
     """One thing a visitor's tab did. Nothing personal: no address, no contact, no free text."""
 
     __tablename__ = "funnel_events"
-    __table_args__ = (Index("ix_funnel_events_at_service", "at", "service"),)
+    # The second: the quality gate's first sight of a tab (quality/history.py), one probe a lead.
+    __table_args__ = (Index("ix_funnel_events_at_service", "at", "service"),
+                      Index("ix_funnel_events_tab_id_at", "tab_id", "at"))
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

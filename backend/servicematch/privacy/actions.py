@@ -94,6 +94,8 @@ def erase(*, session: Session, settings: Settings, leads: list[Lead], reason: st
         lead.personal_data = cipher.encrypt({"contact": dict.fromkeys(CONTACT_FIELDS, ""), "answers": {}},
                                             lead_id=lead.id)
         lead.email_hash = None
+        lead.address_hash = None
+        lead.quality_signals = None
         lead.state = None
         lead.zip = None
         lead.answers = {}

@@ -38,6 +38,7 @@ from servicematch.console.router import router as console_router
 from servicematch.console.router_money import router as money_router
 from servicematch.console.router_session import router as session_router
 from servicematch.console.shapes import Shape
+from servicematch.console.suppression import router as suppression_router
 from servicematch.delivery.models import Delivery, DeliveryStatus, Provider
 from servicematch.intake.models import Lead
 from servicematch.kernel.clock import utcnow
@@ -51,7 +52,7 @@ from servicematch.routing.models import Buyer, Sale
 
 ROUTERS = (session_router, applications_router, credits_router, reviews_router, buyer_people_router,
            buyer_returns_router, money_router, payments_router, invoices_router, held_leads_router,
-           quality_measures_router, console_router)
+           quality_measures_router, suppression_router, console_router)
 # Answers that are not JSON objects: the CSV export (text/csv), signing out and a buyer's person's
 # link sent again or account disabled (204, no body).
 NOT_JSON = {("GET", "/api/console/leads.csv"), ("DELETE", "/api/console/session"),
@@ -212,6 +213,10 @@ def _seed(admin, app, worker, receiver) -> dict[str, str]:
     from held_lead_support import held_lead
 
     held_lead(admin, app.state.catalog, phone="5125550199", subid1="fb-ads")
+    assert admin.post("/api/console/suppression-lists/import", json={
+        "name": "litigators", "content": "5125550199"}).status_code == 200
+    assert admin.post("/api/console/suppression-lists/import", json={
+        "name": "buyer-customers", "buyerId": buyer["id"], "content": "customer@example.com"}).status_code == 200
     issued = issue_month(app.state.session_factory, app.state.catalog, f"{utcnow() - timedelta(days=40):%Y-%m}")
     return {"lead_id": lead_ids[1], "revoked_id": lead_ids[0], "buyer_id": buyer["id"],
             "provider_id": provider["id"], "account_id": account_id, "invoice_id": issued.issued[0]}
@@ -230,6 +235,7 @@ def _gets(ids: dict[str, str]) -> list[tuple[str, str, dict]]:
         ("/api/console/held-leads", "/api/console/held-leads", {}),
         ("/api/console/held-leads", "/api/console/held-leads", {"limit": 1, "source": "fb-ads"}),
         ("/api/console/quality/measures", "/api/console/quality/measures", {}),
+        ("/api/console/suppression-lists", "/api/console/suppression-lists", {}),
         ("/api/console/leads/{lead_id}", lead, {}),
         ("/api/console/leads/{lead_id}", revoked, {}),
         ("/api/console/deliveries", "/api/console/deliveries", {}),

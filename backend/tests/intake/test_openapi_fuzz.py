@@ -53,7 +53,9 @@ BEYOND_THE_SCHEMA = {
     "POST /api/console/buyers": "buyer terms", "PATCH /api/console/buyers/{buyer_id}": "buyer terms",
     # a page's cursor must be one the previous page gave (its form alone is in the schema)
     "GET /api/console/leads": "cursor", "GET /api/console/deliveries": "cursor",
-    "GET /api/console/returns": "cursor",
+    "GET /api/console/returns": "cursor", "GET /api/console/held-leads": "cursor",
+    # a list's name pattern and each line of its content are checked as the CLI checks a file
+    "POST /api/console/suppression-lists/import": "list name and entries",
     "GET /api/console/accounts": "cursor", "GET /api/console/payments": "cursor",
     # a month is a real one (YYYY-MM, from 2000 on)
     "GET /api/console/invoices": "month",
@@ -61,6 +63,7 @@ BEYOND_THE_SCHEMA = {
     "POST /api/console/accounts/{accountId}/adjustments": "not zero",
     # a dashboard's range runs forwards and spans at most 366 days
     "GET /api/console/dashboard": "date range", "GET /api/console/conversion": "date range",
+    "GET /api/console/quality/measures": "date range",
     "GET /api/console/money": "date range",
     # an application to join: catalogue services, real US ZIP codes and phone numbers, a licence where needed
     "POST /api/partner/applications": "catalogue", "POST /api/console/providers/invite": "catalogue",

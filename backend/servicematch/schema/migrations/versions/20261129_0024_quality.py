@@ -27,9 +27,13 @@ def upgrade() -> None:
         batch.create_index("ix_leads_address_hash", ["address_hash"])
     with op.batch_alter_table("consent_records") as batch:
         batch.create_index("ix_consent_records_ip_address_consented_at", ["ip_address", "consented_at"])
+    with op.batch_alter_table("funnel_events") as batch:
+        batch.create_index("ix_funnel_events_tab_id_at", ["tab_id", "at"])
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("funnel_events") as batch:
+        batch.drop_index("ix_funnel_events_tab_id_at")
     with op.batch_alter_table("consent_records") as batch:
         batch.drop_index("ix_consent_records_ip_address_consented_at")
     with op.batch_alter_table("leads") as batch:
