@@ -313,7 +313,8 @@ class Settings(BaseSettings):
         if DEFAULT_SECRET in earlier:
             problems.append("SERVICEMATCH_SECRET_KEYS_OLD must not hold the development default secret in production")
         if any(len(value.encode()) < MIN_SECRET_BYTES for value in earlier if value != DEFAULT_SECRET):
-            named["SERVICEMATCH_SECRET_KEYS_OLD (an entry)"] = "x"
+            problems.append(f"every SERVICEMATCH_SECRET_KEYS_OLD entry must be at least {MIN_SECRET_BYTES} bytes "
+                            "in production")
         # An empty admin token or buyer secret is "off", which other checks judge; so is the default secret.
         short = [name for name, value in named.items()
                  if value and value != DEFAULT_SECRET and len(value.encode()) < MIN_SECRET_BYTES]

@@ -17,7 +17,7 @@ import logging
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from servicematch.intake.models import QUALITY_HELD, QUALITY_PASSED, Lead
-from servicematch.intake.payload import decrypt_personal_data
+from servicematch.intake.payload import decrypt_personal_data, quality_of
 from servicematch.kernel.clock import as_utc
 from servicematch.settings import Settings
 
@@ -119,10 +119,9 @@ def record(lead: Lead, assessment: Assessment) -> None:
 
 
 def quality_summary(lead: Lead) -> dict | None:
-    """What pings and posts carry as "quality": {"score": 87, "reasons": [...]}; None before the gate ran."""
-    if lead.quality_score is None:
-        return None
-    return {"score": lead.quality_score, "reasons": list(lead.quality_reasons or [])}
+    """What pings and posts carry as "quality": {"score": 87, "reasons": [...]}; None before the gate ran.
+    Intake builds it (the payload's own code), so pings and posts can never disagree."""
+    return quality_of(lead)
 
 
 def consent_proof_fields(lead: Lead) -> dict:
