@@ -1,8 +1,9 @@
 // Filters kept in the address bar, so a reload or a shared link shows the same view.
-import { useEffect, useRef, type ReactNode } from 'react'
+import { SlidersHorizontal } from 'lucide-react'
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
 import { useSearchParams } from 'react-router'
 import { useCatalogOptions } from './catalog-options'
-import { Field, inputClass } from './ui'
+import { buttonClass, Field, inputClass } from './ui'
 
 export function useFilters(keys: readonly string[]) {
   const [params, setParams] = useSearchParams()
@@ -70,5 +71,30 @@ export function DateFilter({ label, name, filters }: { label: string; name: stri
       <input type="date" className={inputClass} value={filters.values[name]}
         onChange={(e) => filters.set(name, e.currentTarget.value)} />
     </Field>
+  )
+}
+
+/** A page's filter form. On a phone it folds behind one button, so the results are in sight as the
+ * page opens (it starts open when a filter is already set); wider screens always show it. */
+export function FilterPanel({ label, active, className, children }: {
+  label: string
+  /** How many of its filters are set. */
+  active: number
+  className: string
+  children: ReactNode
+}) {
+  const [open, setOpen] = useState(active > 0)
+  const id = useId()
+  return (
+    <>
+      <button type="button" className={buttonClass('secondary', 'mb-3 md:hidden')} aria-expanded={open} aria-controls={id}
+        onClick={() => setOpen(!open)}>
+        <SlidersHorizontal size={16} aria-hidden="true" /> Filters{active > 0 && ` (${active} set)`}
+      </button>
+      <form id={id} aria-label={label} className={`${open ? 'grid' : 'hidden'} md:grid ${className}`}
+        onSubmit={(e) => e.preventDefault()}>
+        {children}
+      </form>
+    </>
   )
 }

@@ -3,7 +3,7 @@ import { useState } from 'react'
 import { Link } from 'react-router'
 import { formatPhone } from '../../lib/phone'
 import { query } from '../api'
-import { CatalogFilters, DateFilter, SelectFilter, useFilters } from '../filters'
+import { CatalogFilters, DateFilter, FilterPanel, SelectFilter, useFilters } from '../filters'
 import { PagedTable } from '../paged-table'
 import { PATHS } from '../paths'
 import { ScoreBadge } from '../quality/reason-list'
@@ -86,7 +86,8 @@ export default function LeadsPage() {
           onChange={(e) => setSearch(e.currentTarget.value)} />
         <button type="submit" className={buttonClass('primary')}><Search size={16} aria-hidden="true" /> Search</button>
       </form>
-      <form aria-label="Lead filters" className="mb-4 grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6" onSubmit={(e) => e.preventDefault()}>
+      <FilterPanel label="Lead filters" active={KEYS.filter((key) => key !== 'q' && filters.values[key]).length}
+        className="mb-4 grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6">
         <CatalogFilters filters={filters} />
         <SelectFilter label="Status" name="status" filters={filters}>
           <option value="">Any status</option>
@@ -100,7 +101,7 @@ export default function LeadsPage() {
         </SelectFilter>
         <ScoreFilter label="Score from" name="scoreMin" filters={filters} />
         <ScoreFilter label="Score to" name="scoreMax" filters={filters} />
-      </form>
+      </FilterPanel>
       <PagedTable list={list} minWidth="60rem" empty="No leads match."
         headers={['Request', 'Service', 'Consumer', 'Phone', 'Location', 'Source', 'Status', 'Quality']}
         row={(lead) => <tr key={lead.id} className="border-t border-slate-100"><LeadCells lead={lead} /></tr>} />

@@ -36,12 +36,10 @@ def downgrade() -> None:
         batch.drop_index("ix_funnel_events_tab_id_at")
     with op.batch_alter_table("consent_records") as batch:
         batch.drop_index("ix_consent_records_ip_address_consented_at")
-    with op.batch_alter_table("leads") as batch:
-        batch.drop_index("ix_leads_address_hash")
-        batch.drop_column("address_hash")
-        batch.drop_column("quality_proof")
-        batch.drop_column("quality_signals")
-        batch.drop_index("ix_leads_quality_status")
-        batch.drop_column("quality_status")
-        batch.drop_column("quality_reasons")
-        batch.drop_column("quality_score")
+    # Not batch mode: on SQLite it would rebuild leads from reflection, which loses the expression
+    # of the generated source column; SQLite drops an unindexed column in place.
+    op.drop_index("ix_leads_address_hash", table_name="leads")
+    op.drop_index("ix_leads_quality_status", table_name="leads")
+    for column in ("address_hash", "quality_proof", "quality_signals", "quality_status", "quality_reasons",
+                   "quality_score"):
+        op.drop_column("leads", column)
