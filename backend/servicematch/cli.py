@@ -184,7 +184,7 @@ def _add_ledger_commands() -> None:
 
 
 def _add_quality_commands() -> None:
-    from servicematch.quality.suppression_commands import suppression
+    from servicematch.console.suppression_commands import suppression
 
     main.add_command(suppression)
 

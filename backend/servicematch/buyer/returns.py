@@ -10,8 +10,10 @@ The rules (docs/buyer-portal.md, "Returns and feedback"), checked in this order:
   month; rounded down, and at least one while the percent is above zero.
 Some returns the records decide at once ("system"), and those neither count in the share nor are
 refused by it, being the marketplace's own mistake: a lead marked as a test, and a lead whose
-consumer (the same e-mail or phone, by intake's keyed hashes) this buyer had already bought for the
-same service within intake's duplicate window. Every other return waits for an operator
+consumer this buyer had already bought by its own duplicate rule (docs/quality.md: the window, the
+match on phone, e-mail or either, within the service or across all), or, a buyer without one, by
+the site's (the same e-mail or phone, by intake's keyed hashes, for the same service within intake's
+duplicate window). Every other return waits for an operator
 (console/buyer_returns.py). An approved return takes its amount off the buyer's revenue on its
 lead's day, as the sale counted (console/revenue.py), and puts it back on the buyer's ledger
 account (a RETURN entry), in the transaction of the decision.
@@ -41,6 +43,7 @@ from servicematch.ledger.statements import month_start, next_month
 from servicematch.ledger.terms import open_account
 from servicematch.portal.ledger import iso
 from servicematch.privacy.contacts import keys_of_lead, leads_of
+from servicematch.routing.buyer_rules import describe_rule, in_scope, rules_of, same_person
 from servicematch.routing.models import Buyer, Sale
 from servicematch.settings import Settings
 
@@ -153,18 +156,26 @@ def returnable_until(buyer: Buyer, sale: Sale) -> datetime | None:
     return as_utc(sale.created_at) + timedelta(days=days) if days > 0 else None
 
 
-def system_approval(session: Session, sale: Sale, lead: Lead | None, duplicate_window_days: int) -> str | None:
-    """Why the records approve a return of this sale at once (the note the buyer reads), or None."""
+def system_approval(session: Session, sale: Sale, lead: Lead | None, duplicate_window_days: int,
+                    buyer: Buyer | None = None) -> str | None:
+    """Why the records approve a return of this sale at once (the note the buyer reads), or None.
+    A duplicate is judged by the buyer's own rule when it has one, else by the site's window."""
     if lead is None:
         return None
     if lead.is_test:
         return "Approved automatically: the lead was a test."
-    since = as_utc(lead.created_at) - timedelta(days=duplicate_window_days)
+    own_rule = buyer is not None and buyer.duplicate_days is not None
+    since = as_utc(lead.created_at) - timedelta(days=buyer.duplicate_days if own_rule else duplicate_window_days)
     earlier = [other.id for other in leads_of(session=session, keys=keys_of_lead(lead))
-               if other.id != lead.id and other.service == lead.service and as_utc(other.created_at) >= since]
+               if other.id != lead.id and as_utc(other.created_at) >= since
+               and (same_person(buyer, lead, other) and in_scope(buyer, lead, other) if own_rule
+                    else other.service == lead.service)]
     if earlier and session.scalar(select(Sale.id).where(
             Sale.buyer_id == sale.buyer_id, Sale.lead_id.in_(earlier), Sale.created_at <= sale.created_at,
             Sale.id != sale.id).limit(1)) is not None:
+        if own_rule:
+            return ("Approved automatically: you had already bought this consumer's request, a duplicate by your "
+                    f"rule ({describe_rule(rules_of(buyer))}).")
         return "Approved automatically: you had already bought this consumer's request for the same service."
     return None
 
@@ -188,7 +199,7 @@ def return_problem(session: Session, buyer: Buyer, sale: Sale, now: datetime,
                 f"{until:%Y-%m-%d %H:%M} UTC.")
     share = return_share(session, buyer, now)
     if share is not None and share.used >= share.allowed and system_approval(
-            session, sale, session.get(Lead, sale.lead_id), _duplicate_window(settings)) is None:
+            session, sale, session.get(Lead, sale.lead_id), _duplicate_window(settings), buyer) is None:
         return share.refusal()
     return None
 
@@ -220,7 +231,8 @@ def lodge_return(session: Session, settings: Settings, buyer: Buyer, sale: Sale,
         raise ServiceMatchError(NOTE_NEEDED, fields={"note": NOTE_NEEDED}, status_code=422)
     if (problem := return_problem(session, buyer, sale, now, settings)) is not None:
         raise _refuse(problem)
-    automatic = system_approval(session, sale, session.get(Lead, sale.lead_id), settings.duplicate_window_days)
+    automatic = system_approval(session, sale, session.get(Lead, sale.lead_id), settings.duplicate_window_days,
+                                buyer)
     row = LeadReturn(sale_id=sale.id, buyer_id=buyer.id, lead_id=sale.lead_id, reason=ask.reason, note=note,
                      status=ReturnStatus.PENDING, amount_cents=sale.price_cents, requested_by=who[:254],
                      created_at=now)

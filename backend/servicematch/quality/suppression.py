@@ -6,7 +6,7 @@ trimmed and lower-cased) and kept as its SHA-256; a hashed file's digests are ke
 (MD5 or SHA-256). A lead is checked by hashing its phone and e-mail both ways and probing the
 entries' primary key once for all of them, so the check costs one indexed query whatever the
 lists hold. The import is in quality/suppression_import.py, the commands in
-quality/suppression_commands.py.
+console/suppression_commands.py.
 """
 
 from __future__ import annotations

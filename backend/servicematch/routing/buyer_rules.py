@@ -172,7 +172,7 @@ def _duplicates(session: Session, lead: Lead, ruled: list[Buyer], now: datetime)
     found: dict[str, tuple[datetime, str]] = {}
     for row in rows:
         buyer, when = by_id[row.buyer_id], as_utc(row.created_at)
-        counts = (_same_person(buyer, lead, row) and _in_scope(buyer, lead, row)
+        counts = (same_person(buyer, lead, row) and in_scope(buyer, lead, row)
                   and when >= now - timedelta(days=buyer.duplicate_days))
         # The newest such request is the one the buyer is told of.
         if counts and (buyer.id not in found or when > found[buyer.id][0]):
@@ -203,11 +203,13 @@ def _had_earlier(by_phone: bool, by_email: bool) -> CompoundSelect:
     return union(had(steps, steps.c.kind.in_(SEEN_STEPS)), had(Sale.__table__))
 
 
-def _same_person(buyer: Buyer, lead: Lead, row) -> bool:
+def same_person(buyer: Buyer, lead: Lead, row) -> bool:
+    """Whether `row` (a lead, or a row with its hashes) is the same person as `lead` by the buyer's rule."""
     by_phone = bool(lead.phone_hash) and row.phone_hash == lead.phone_hash
     by_email = bool(lead.email_hash) and row.email_hash == lead.email_hash
     return {MATCH_PHONE: by_phone, MATCH_EMAIL: by_email, MATCH_EITHER: by_phone or by_email}[buyer.duplicate_match]
 
 
-def _in_scope(buyer: Buyer, lead: Lead, row) -> bool:
+def in_scope(buyer: Buyer, lead: Lead, row) -> bool:
+    """Whether `row` (a lead, or a row with its service) is within the buyer's rule's scope."""
     return buyer.duplicate_scope == SCOPE_ALL or (row.vertical, row.service) == (lead.vertical, lead.service)

@@ -220,6 +220,29 @@ def test_a_duplicate_of_a_lead_this_buyer_bought_is_approved_at_once(app, make_b
     assert _return(browser, other_service, "duplicate").json()["status"] == "pending"
 
 
+def test_a_buyers_own_duplicate_rule_decides_which_returns_the_records_approve(app, make_buyer, buyer_browser):
+    """A buyer whose rule is "same e-mail, any service, within 60 days" has a duplicate approved
+    where the site's 30-day same-service window would not, and one outside its own rule waits."""
+    buyer_id = make_buyer()
+    _terms(app, buyer_id, max_return_percent=None, duplicate_days=60, duplicate_match="email", duplicate_scope="all")
+    browser = buyer_browser(buyer_id)
+    # 45 days apart and another service: only the buyer's rule calls it a duplicate.
+    sold_lead(app, buyer_id, email="maria@example.com", days_ago=45)
+    again, _ = sold_lead(app, buyer_id, email="maria@example.com", service=("roofing", "services"))
+    approved = _return(browser, again, "duplicate").json()
+    assert (approved["status"], approved["decidedBy"]) == ("approved", "system")
+    assert approved["decisionNote"] == ("Approved automatically: you had already bought this consumer's request, "
+                                        "a duplicate by your rule (same e-mail, any service, within 60 days).")
+    # Past its own window, though within a year: it waits for an operator.
+    sold_lead(app, buyer_id, email="ann@example.com", days_ago=70)
+    too_old, _ = sold_lead(app, buyer_id, email="ann@example.com")
+    assert _return(browser, too_old, "duplicate").json()["status"] == "pending"
+    # The same phone, another e-mail: its rule matches e-mails only, so this waits too.
+    sold_lead(app, buyer_id, email="bob@example.com", phone="5125559876", days_ago=3)
+    same_phone, _ = sold_lead(app, buyer_id, email="robert@example.com", phone="5125559876")
+    assert _return(browser, same_phone, "duplicate").json()["status"] == "pending"
+
+
 def test_the_share_neither_counts_nor_refuses_what_the_records_approve(app, make_buyer, buyer_browser):
     buyer_id = make_buyer()
     _terms(app, buyer_id, max_return_percent=0)

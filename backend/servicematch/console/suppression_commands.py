@@ -1,4 +1,5 @@
-"""Operator commands: `suppression import|lists|remove` (docs/quality.md, "Suppression lists")."""
+"""Operator commands: `suppression import|lists|remove` (docs/quality.md, "Suppression lists").
+An import or a removal is on the audit log, as the console's are, done by "cli" from no address."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from collections.abc import Callable
 import click
 from sqlalchemy.orm import Session
 
+from servicematch.console import audit
+from servicematch.console.suppression import SUPPRESSION_IMPORT, SUPPRESSION_REMOVE
 from servicematch.db.session import make_engine
 from servicematch.errors import ServiceMatchError
 from servicematch.quality.suppression import (
@@ -27,6 +30,8 @@ def suppression() -> None:
     """Suppression lists: phones and e-mails no buyer is sold, or one buyer is not pinged with."""
 
 
+# Who the audit log says made a change from the command line.
+CLI = "cli"
 # Seconds between progress lines: a big file says where it is without filling the screen.
 PROGRESS_EVERY = 5.0
 
@@ -84,6 +89,13 @@ def import_file(file: str, name: str, buyer: str | None, hashed: str | None, kin
             # SQLite has one writer: commit each batch rather than hold its lock for the whole file.
             result = import_list(connection, lines, request, commit_each_batch=settings.is_sqlite,
                                  progress=_progress())
+            session = Session(bind=connection)
+            audit.record(session, action=SUPPRESSION_IMPORT, operator=None, operator_email=CLI, ip="",
+                         target=str(result.list_id),
+                         detail={"name": result.list_name, "kind": result.kind, "buyerId": buyer_id, "hashed": hashed,
+                                 "created": result.created, "replace": replace, "lines": result.lines,
+                                 "added": result.added, "bad": result.bad, "removed": result.removed})
+            session.flush()
             connection.commit()
     except ServiceMatchError as exc:
         raise SafeClickException(exc.error) from exc
@@ -125,10 +137,13 @@ def remove(name: str, yes: bool) -> None:
             found = find_list(session, name)
             if not yes:
                 click.confirm(f"Remove {found.name} and its {found.entry_count:,} entries?", abort=True)
+            list_id, list_name = found.id, found.name
             removed = remove_list(session, found)
+            audit.record(session, action=SUPPRESSION_REMOVE, operator=None, operator_email=CLI, ip="",
+                         target=str(list_id), detail={"name": list_name, "entries": removed})
             session.commit()
     except ServiceMatchError as exc:
         raise SafeClickException(exc.error) from exc
     finally:
         engine.dispose()
-    click.echo(safe_text(f"removed {found.name} ({removed:,} entries)"))
+    click.echo(safe_text(f"removed {list_name} ({removed:,} entries)"))

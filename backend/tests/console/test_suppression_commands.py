@@ -8,9 +8,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from sqlalchemy import select
 
-from servicematch.quality import suppression_commands, suppression_import
-from servicematch.quality.suppression_commands import suppression
+from servicematch.console import suppression_commands
+from servicematch.quality import suppression_import
+from servicematch.console.suppression_commands import suppression
+from servicematch.access.models import AuditEntry
 from servicematch.routing.models import Buyer
 from servicematch.settings import get_settings
 
@@ -120,3 +123,28 @@ def test_remove_asks_first_unless_told_yes(cli):
     assert cli("lists").stdout == "no suppression lists\n"
     unknown = cli("remove", "complainers", "--yes")
     assert unknown.exit_code == 1 and "No suppression list is named" in unknown.stderr
+
+
+def _audit(app) -> list[tuple[str, str, str, dict]]:
+    with app.state.session_factory() as session:
+        rows = session.scalars(select(AuditEntry).where(AuditEntry.action.like("suppression.%"))
+                               .order_by(AuditEntry.id)).all()
+        return [(row.action, row.operator_email, row.target, row.detail) for row in rows]
+
+
+def test_an_import_and_a_removal_from_the_command_line_are_on_the_audit_log(app, cli, tmp_path):
+    phones = _file(tmp_path, "litigators.csv", ["(512) 555-0142", "call me"])
+    assert cli("import", phones, "--list", "litigators").exit_code == 0
+    assert cli("import", "-", "--list", "litigators", input="(512) 555-0143\n").exit_code == 0
+    refused = cli("import", phones, "--list", "litigators", "--hashed", "md5")
+    assert refused.exit_code == 1
+    assert cli("remove", "litigators", "--yes").exit_code == 0
+    entries = _audit(app)
+    assert [(action, who) for action, who, _, _ in entries] == [
+        ("suppression.import", "cli"), ("suppression.import", "cli"), ("suppression.remove", "cli")]
+    first, second, removal = entries
+    assert first[2] == second[2] == removal[2]  # the list's id
+    assert first[3] == {"name": "litigators", "kind": "phone", "buyerId": None, "hashed": None, "created": True,
+                        "replace": False, "lines": 2, "added": 1, "bad": 1, "removed": 0}
+    assert second[3]["created"] is False and second[3]["added"] == 1
+    assert removal[3] == {"name": "litigators", "entries": 2}
