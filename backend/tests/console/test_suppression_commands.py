@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner, Result
 from sqlalchemy import select
 
-from servicematch.console import suppression_commands
-from servicematch.quality import suppression_import
-from servicematch.console.suppression_commands import suppression
 from servicematch.access.models import AuditEntry
+from servicematch.console import suppression_commands
+from servicematch.console.suppression_commands import suppression
+from servicematch.quality import suppression_import
 from servicematch.routing.models import Buyer
 from servicematch.settings import get_settings
 
