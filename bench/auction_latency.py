@@ -155,7 +155,7 @@ def server_env(ping_timeout_ms: int) -> dict[str, str]:
     return {"SERVICEMATCH_SUBMIT_RATE_LIMIT": "100000000", "SERVICEMATCH_ENVIRONMENT": "test",
             "SERVICEMATCH_SMTP_HOST": "", "SERVICEMATCH_BUYER_URL": "", "SERVICEMATCH_WORKER_ENABLED": "true",
             "SERVICEMATCH_PING_TIMEOUT_MS": str(ping_timeout_ms),
-            "SERVICEMATCH_ALLOW_PRIVATE_WEBHOOKS": "true",
+            "SERVICEMATCH_ALLOW_PRIVATE_WEBHOOKS": "true", "SERVICEMATCH_TRUSTED_PROXIES": "127.0.0.1",
             "SERVICEMATCH_DATA_KEY": base64.b64encode(os.urandom(32)).decode()}
 
 

