@@ -39,7 +39,7 @@ from servicematch.schema.migrate import upgrade
 HEADING = "Suppression lists"
 GOAL_SECONDS = 300.0
 FIRST_PHONE, STEP = 2_000_000_000, 37  # the list's phones: 2000000000, 2000000037, ... (the rest never on it)
-COMMAND = ("from servicematch.quality.suppression_commands import suppression; "
+COMMAND = ("from servicematch.console.suppression_commands import suppression; "
            "suppression(prog_name='servicematch suppression')")
 
 
