@@ -14,9 +14,12 @@ def main() -> None:
     from servicematch.app import create_app
     from servicematch.settings import Settings
 
-    logging.disable(logging.WARNING)  # start-up notices are not part of the schema
+    # Start-up's notices are not part of the schema, nor is its try to publish the partners list
+    # into a database that a fresh clone has not made yet.
+    logging.disable(logging.CRITICAL)
     # Documentation on: production settings may switch /openapi.json off, the schema is the same.
-    settings = Settings(environment="development", api_docs=True)
+    # A database in memory: printing the schema leaves no file behind.
+    settings = Settings(environment="development", api_docs=True, database_url="sqlite://")
     json.dump(create_app(settings).openapi(), sys.stdout, indent=1, sort_keys=True)
     sys.stdout.write("\n")
 
