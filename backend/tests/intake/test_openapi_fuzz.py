@@ -51,8 +51,10 @@ BEYOND_THE_SCHEMA = {
     # a buyer's terms: a name, http(s) URLs, a price unless it has a ping URL, known states,
     # five-digit ZIPs, readable hours, a whsec_ secret (routing/buyers.py check_terms)
     "POST /api/console/buyers": "buyer terms", "PATCH /api/console/buyers/{buyer_id}": "buyer terms",
-    # a page's cursor must be one the previous page gave (its form alone is in the schema)
-    "GET /api/console/leads": "cursor", "GET /api/console/deliveries": "cursor",
+    # a page's cursor must be one the previous page gave (its form alone is in the schema); the
+    # lead list's score bounds (scoreMin at most scoreMax) bind its export too
+    "GET /api/console/leads": "cursor and score range", "GET /api/console/leads.csv": "score range",
+    "GET /api/console/deliveries": "cursor",
     "GET /api/console/returns": "cursor", "GET /api/console/held-leads": "cursor",
     # a list's name pattern and each line of its content are checked as the CLI checks a file
     "POST /api/console/suppression-lists/import": "list name and entries",
