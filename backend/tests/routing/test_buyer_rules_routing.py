@@ -4,40 +4,19 @@ with a rule that never had the earlier request is pinged for the repeat."""
 
 from __future__ import annotations
 
-import pytest
-from buyer_receivers import BuyerReceiver
-from delivery_receivers import started_receivers
+import bidding_buyers
 from sqlalchemy import update
 
 from servicematch.intake.models import Lead
 from servicematch.kernel.clock import utcnow
-from servicematch.routing import buyers as directory
 from servicematch.routing.buyer_rules import SITE_DUPLICATE
 from servicematch.routing.models import Buyer
 from servicematch.routing.reports import waterfall
 
+# Fixtures (pytest finds them here) and the helper shared with the other auction tests of the gate.
+settings, buyers, add_buyer = bidding_buyers.settings, bidding_buyers.buyers, bidding_buyers.add_buyer
+
 PHONE = "5125550199"
-
-
-@pytest.fixture
-def settings(settings):
-    """Only the buyers of the buyers table: the fixed SERVICEMATCH_BUYER_URL buyer would take a seat."""
-    return settings.model_copy(update={"buyer_url": "", "ping_timeout_ms": 2000})
-
-
-@pytest.fixture
-def buyers():
-    yield from started_receivers(BuyerReceiver)
-
-
-def add_buyer(app, name: str, receiver: BuyerReceiver, **rules) -> str:
-    with app.state.session_factory() as session:
-        buyer = directory.add_buyer(session, directory.BuyerTerms(
-            name=name, post_url=receiver.post_url, ping_url=receiver.ping_url), allow_private=True)
-        for column, value in rules.items():
-            setattr(buyer, column, value)
-        session.commit()
-        return buyer.id
 
 
 def set_paused(app, buyer_id: str, paused: bool) -> None:

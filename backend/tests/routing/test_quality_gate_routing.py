@@ -4,44 +4,23 @@ from it, a held lead reaches nobody until an operator releases it, and is then s
 
 from __future__ import annotations
 
-import pytest
-from buyer_receivers import BuyerReceiver
+import bidding_buyers
 from delivery_fixtures import route_accepted
-from delivery_receivers import started_receivers
 from sqlalchemy import select
 
 from servicematch.intake.models import QUALITY_HELD, QUALITY_RELEASED, Lead, LeadEvent
 from servicematch.quality.suppression_import import ImportRequest, import_list
-from servicematch.routing import buyers as directory
 from servicematch.routing.models import Auction, ProviderOffer, Sale
 from servicematch.routing.reports import waterfall
+
+# Fixtures (pytest finds them here) and the helper shared with the other auction tests of the gate.
+settings, buyers, add_buyer = bidding_buyers.settings, bidding_buyers.buyers, bidding_buyers.add_buyer
 
 # An Austin number (512): the lead's state is Texas, so its area code raises no flag.
 CLEAN_PHONE = "5125552368"
 # New York's 212 on a Texas lead.
 NEW_YORK_PHONE = "2125552368"
 FICTIONAL_PHONE = "5125550142"
-
-
-@pytest.fixture
-def settings(settings):
-    """Only the buyers of the buyers table: the fixed SERVICEMATCH_BUYER_URL buyer would take a seat."""
-    return settings.model_copy(update={"buyer_url": "", "ping_timeout_ms": 2000})
-
-
-@pytest.fixture
-def buyers():
-    yield from started_receivers(BuyerReceiver)
-
-
-def add_buyer(app, name: str, receiver: BuyerReceiver, **columns) -> str:
-    with app.state.session_factory() as session:
-        buyer = directory.add_buyer(session, directory.BuyerTerms(
-            name=name, post_url=receiver.post_url, ping_url=receiver.ping_url), allow_private=True)
-        for column, value in columns.items():
-            setattr(buyer, column, value)
-        session.commit()
-        return buyer.id
 
 
 def suppress(app, phones: list[str], *, name: str, buyer_id: str | None = None) -> None:

@@ -1,0 +1,36 @@
+"""Bidding buyers for the tests of real auctions with the quality gate and the buyers' own rules: the
+settings without the fixed buyer, local buyer receivers (started and stopped per test), and a
+buyer added with a ping URL and any columns set (its rules, its minimum score).
+
+    from bidding_buyers import add_buyer, buyers, settings  # noqa: F401 (fixtures)
+"""
+
+from __future__ import annotations
+
+import pytest
+from buyer_receivers import BuyerReceiver
+from delivery_receivers import started_receivers
+
+from servicematch.routing import buyers as directory
+
+
+@pytest.fixture
+def settings(settings):
+    """Only the buyers of the buyers table: the fixed SERVICEMATCH_BUYER_URL buyer would take a seat."""
+    return settings.model_copy(update={"buyer_url": "", "ping_timeout_ms": 2000})
+
+
+@pytest.fixture
+def buyers():
+    yield from started_receivers(BuyerReceiver)
+
+
+def add_buyer(app, name: str, receiver: BuyerReceiver, **columns) -> str:
+    """A buyer pinged and posted at `receiver`, with `columns` set as stored (min_quality=60, ...)."""
+    with app.state.session_factory() as session:
+        buyer = directory.add_buyer(session, directory.BuyerTerms(
+            name=name, post_url=receiver.post_url, ping_url=receiver.ping_url), allow_private=True)
+        for column, value in columns.items():
+            setattr(buyer, column, value)
+        session.commit()
+        return buyer.id
