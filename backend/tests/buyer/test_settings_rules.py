@@ -6,18 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from servicematch.routing import buyers as directory
-from servicematch.routing.buyer_rules import RULE_LOCKS
 from servicematch.routing.models import Buyer
 
 LOCKED = "Locked by ServiceMatch: ask your account manager"
-
-
-@pytest.fixture
-def rule_locks(monkeypatch):
-    """The rules' lock names among the settings an operator may lock (routing/buyers.py)."""
-    missing = tuple(name for name in RULE_LOCKS if name not in directory.LOCKABLE_SETTINGS)
-    monkeypatch.setattr(directory, "LOCKABLE_SETTINGS", directory.LOCKABLE_SETTINGS + missing)
 
 
 def rules(app, buyer_id: str) -> tuple:
@@ -90,8 +81,7 @@ def test_rules_out_of_bounds_are_a_422_naming_the_field_and_nothing_is_saved(app
     assert audit_of(browser) == []
 
 
-def test_a_locked_minimum_is_refused_by_name_and_the_others_still_change(app, make_buyer, buyer_browser, key_client,
-                                                                         rule_locks):
+def test_a_locked_minimum_is_refused_by_name_and_the_others_still_change(app, make_buyer, buyer_browser, key_client):
     buyer_id = make_buyer(locked_fields=["minQuality"])
     with app.state.session_factory() as session:
         session.get(Buyer, buyer_id).min_quality = 50
@@ -108,7 +98,7 @@ def test_a_locked_minimum_is_refused_by_name_and_the_others_still_change(app, ma
     assert rules(app, buyer_id) == (50, 5, "phone", "service") and saved.json()["dailyCap"] == 3
 
 
-def test_the_duplicate_rule_is_locked_as_one(app, make_buyer, buyer_browser, rule_locks):
+def test_the_duplicate_rule_is_locked_as_one(app, make_buyer, buyer_browser):
     buyer_id = make_buyer(locked_fields=["duplicateRule"])
     browser = buyer_browser(buyer_id)
     for change in ({"duplicateDays": 30}, {"duplicateMatch": "email"}, {"duplicateScope": "all"}):

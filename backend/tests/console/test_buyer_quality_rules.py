@@ -8,7 +8,6 @@ import pytest
 
 from servicematch.delivery.models import Provider
 from servicematch.routing import buyers as directory
-from servicematch.routing.buyer_rules import RULE_LOCKS
 from servicematch.routing.models import Buyer
 
 BUYER = {"name": "Bright Leads", "postUrl": "http://127.0.0.1:9/post", "price": 30}
@@ -19,13 +18,6 @@ PROVIDER = {"name": "Cool Air", "email": "dispatch@coolair.example", "services":
 def settings(settings):
     """Only the buyers of the buyers table: the fixed SERVICEMATCH_BUYER_URL buyer would take a seat."""
     return settings.model_copy(update={"buyer_url": ""})
-
-
-@pytest.fixture
-def rule_locks(monkeypatch):
-    """The rules' lock names among the settings an operator may lock (routing/buyers.py)."""
-    missing = tuple(name for name in RULE_LOCKS if name not in directory.LOCKABLE_SETTINGS)
-    monkeypatch.setattr(directory, "LOCKABLE_SETTINGS", directory.LOCKABLE_SETTINGS + missing)
 
 
 def rules(app, buyer_id: str) -> tuple:
@@ -90,7 +82,7 @@ def test_rules_out_of_bounds_are_a_422_naming_the_field_and_nothing_is_saved(adm
     assert rules(app, buyer_id) == (50, 10, "phone", "service")
 
 
-def test_the_rules_can_be_locked_for_the_buyer_portal(admin, app, rule_locks):
+def test_the_rules_can_be_locked_for_the_buyer_portal(admin, app):
     buyer = admin.post("/api/console/buyers", json={**BUYER, "lockedFields": ["minQuality", "duplicateRule"]})
     assert buyer.status_code == 201, buyer.text
     assert buyer.json()["lockedFields"] == ["minQuality", "duplicateRule"]
