@@ -74,6 +74,28 @@ export function DateFilter({ label, name, filters }: { label: string; name: stri
   )
 }
 
+/** The source a lead came from (subid1, or "website"), typed: the pages that count or list by it. */
+export function SourceFilter({ filters }: { filters: Filters }) {
+  return (
+    <Field label="Source">
+      <input className={inputClass} value={filters.values.source} placeholder="website, subid1…"
+        onChange={(e) => filters.set('source', e.currentTarget.value)} />
+    </Field>
+  )
+}
+
+/** From, to, the catalogue's three and the source: the filters of the pages that count leads over a range. */
+export function RangeFilters({ filters }: { filters: Filters }) {
+  return (
+    <>
+      <DateFilter label="From" name="from" filters={filters} />
+      <DateFilter label="To" name="to" filters={filters} />
+      <CatalogFilters filters={filters} />
+      <SourceFilter filters={filters} />
+    </>
+  )
+}
+
 /** A page's filter form. On a phone it folds behind one button, so the results are in sight as the
  * page opens (it starts open when a filter is already set); wider screens always show it. */
 export function FilterPanel({ label, active, className, children }: {

@@ -1,8 +1,8 @@
 import { query } from '../api'
-import { CatalogFilters, DateFilter, useFilters } from '../filters'
+import { RangeFilters, useFilters } from '../filters'
 import type { Dashboard, KeyCount } from '../types'
 import { useApi } from '../use-api'
-import { Card, DeliveryCounts, ErrorNotice, Field, formatRatio, formatSeconds, inputClass, Loading, PageTitle, Stat } from '../ui'
+import { Card, DeliveryCounts, ErrorNotice, formatRatio, formatSeconds, Loading, PageTitle, Stat } from '../ui'
 import { BreakdownChart, LeadsPerDayChart } from './charts'
 import { MoneyPanel } from '../money/money-panel'
 import { Funnels } from './funnels'
@@ -29,13 +29,7 @@ export default function DashboardPage() {
       <PageTitle>Dashboard</PageTitle>
       <form className="mb-6 grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6" onSubmit={(e) => e.preventDefault()}
         aria-label="Dashboard filters">
-        <DateFilter label="From" name="from" filters={filters} />
-        <DateFilter label="To" name="to" filters={filters} />
-        <CatalogFilters filters={filters} />
-        <Field label="Source">
-          <input className={inputClass} value={filters.values.source} placeholder="website, subid1…"
-            onChange={(e) => filters.set('source', e.currentTarget.value)} />
-        </Field>
+        <RangeFilters filters={filters} />
       </form>
       <ErrorNotice message={error} />
       {loading && !data && <Loading />}

@@ -29,7 +29,7 @@ export function QualityPanel({ filters }: { filters: Record<string, string> }) {
             <li key={row.key} className="rounded-md bg-slate-50 p-3 text-sm">
               <p className="font-semibold break-words">{row.label}</p>
               <p className="text-xs text-slate-600 tabular-nums">
-                {row.leads} leads · held {formatPct(row.heldPct)} · returned {formatPct(row.returnedPct)}
+                {row.leads} {row.leads === 1 ? 'lead' : 'leads'} · held {formatPct(row.heldPct)} · returned {formatPct(row.returnedPct)}
               </p>
               {row.reasons.length === 0 ? <p className="mt-1 text-xs text-slate-500">No reasons flagged.</p> : (
                 <ol className="mt-1 space-y-0.5">

@@ -8,12 +8,12 @@ import type { components } from '../../lib/api-schema'
 import { query, request, type ConsoleError } from '../api'
 import { useCatalogOptions } from '../catalog-options'
 import { useCardAction } from '../directory-parts'
-import { SelectFilter, useFilters } from '../filters'
+import { SelectFilter, SourceFilter, useFilters } from '../filters'
 import { PATHS } from '../paths'
 import { ReasonList, ScoreBadge } from '../quality/reason-list'
 import { useOperator } from '../session'
 import { CardNotices, NoteForm } from '../status-list'
-import { buttonClass, Card, ErrorNotice, Field, formatTime, inputClass, Loading, PageTitle, StatusBadge } from '../ui'
+import { buttonClass, Card, ErrorNotice, formatTime, Loading, PageTitle, StatusBadge } from '../ui'
 import { useApi, usePagedList } from '../use-api'
 import { waited } from '../use-review'
 
@@ -107,10 +107,7 @@ export default function HeldLeadsPage() {
           <option value="">All services</option>
           {services.map((s) => <option key={`${s.vertical}/${s.id}`} value={s.id}>{s.name}</option>)}
         </SelectFilter>
-        <Field label="Source">
-          <input className={inputClass} value={filters.values.source} placeholder="website, subid1…"
-            onChange={(e) => filters.set('source', e.currentTarget.value)} />
-        </Field>
+        <SourceFilter filters={filters} />
       </form>
       {total !== undefined && (
         <p role="status" className="mb-3 text-sm text-slate-700">

@@ -2,8 +2,8 @@
 // the leads, the shares the quality gate held, operators rejected and buyers returned, and why.
 import type { components } from '../../lib/api-schema'
 import { query } from '../api'
-import { CatalogFilters, DateFilter, useFilters } from '../filters'
-import { Card, ErrorNotice, Field, formatPct, inputClass, Loading, PageTitle, Stat } from '../ui'
+import { RangeFilters, useFilters } from '../filters'
+import { Card, ErrorNotice, formatPct, Loading, PageTitle, Stat } from '../ui'
 import { useApi } from '../use-api'
 import { reasonLabel, returnReasonLabel } from './reasons'
 
@@ -86,13 +86,7 @@ export default function QualityPage() {
       </p>
       <form className="mb-6 grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6" onSubmit={(e) => e.preventDefault()}
         aria-label="Quality filters">
-        <DateFilter label="From" name="from" filters={filters} />
-        <DateFilter label="To" name="to" filters={filters} />
-        <CatalogFilters filters={filters} />
-        <Field label="Source">
-          <input className={inputClass} value={filters.values.source} placeholder="website, subid1…"
-            onChange={(e) => filters.set('source', e.currentTarget.value)} />
-        </Field>
+        <RangeFilters filters={filters} />
       </form>
       <ErrorNotice message={error} />
       {loading && !data && <Loading />}
