@@ -20,19 +20,12 @@ import re
 import secrets
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 
-from background_server import serve_in_background
+from background_server import JsonHandler, QuietServer, serve_in_background
 
 API_KEY = "standin-trustedform-key"
 EXPIRES_AT = "2031-11-29T08:00:00.000Z"
-
-
-class QuietServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request, client_address) -> None:
-        pass  # a client that gave up waiting (the timeout tests) is expected, not a failure
 
 
 @dataclass
@@ -103,7 +96,7 @@ class TrustedFormStandIn:
     def start(self) -> TrustedFormStandIn:
         standin = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(JsonHandler):
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
@@ -121,17 +114,6 @@ class TrustedFormStandIn:
                 if certificate_id not in standin.certificates:
                     return self._answer(404, {"outcome": "error", "reason": "certificate not found"})
                 self._answer(200, standin.answer(certificate_id, body))
-
-            def _answer(self, status: int, body: dict) -> None:
-                data = json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *_args) -> None:
-                pass
 
         self._server = QuietServer(("127.0.0.1", 0), Handler)
         serve_in_background(self._server)

@@ -13,13 +13,12 @@ Twilio's 401. Every request is kept in `calls` as (path, query, authorization he
 from __future__ import annotations
 
 import base64
-import json
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from background_server import serve_in_background
+from background_server import JsonHandler, QuietServer, serve_in_background
 
 ACCOUNT_SID = "AC00000000000000000000000000000000"
 AUTH_TOKEN = "standin-auth-token"
@@ -28,13 +27,6 @@ AUTH_TOKEN = "standin-auth-token"
 def line(kind: str, carrier: str) -> dict:
     return {"type": kind, "carrier_name": carrier, "mobile_country_code": "310", "mobile_network_code": "120",
             "error_code": None}
-
-
-class QuietServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request, client_address) -> None:
-        pass  # a client that gave up waiting (the timeout tests) is expected, not a failure
 
 
 @dataclass
@@ -54,7 +46,7 @@ class TwilioStandIn:
     def start(self) -> TwilioStandIn:
         standin = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(JsonHandler):
             def do_GET(self) -> None:
                 parts = urlsplit(self.path)
                 standin.calls.append((parts.path, parse_qs(parts.query), self.headers.get("Authorization", "")))
@@ -76,17 +68,6 @@ class TwilioStandIn:
                                                if valid and "line_type_intelligence" in fields else None),
                     "url": f"https://lookups.twilio.com/v2/PhoneNumbers/{number}",
                 })
-
-            def _answer(self, status: int, body: dict) -> None:
-                data = json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *_args) -> None:
-                pass
 
         self._server = QuietServer(("127.0.0.1", 0), Handler)
         serve_in_background(self._server)
