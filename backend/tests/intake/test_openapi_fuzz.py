@@ -61,8 +61,9 @@ BEYOND_THE_SCHEMA = {
     "GET /api/console/accounts": "cursor", "GET /api/console/payments": "cursor",
     # a month is a real one (YYYY-MM, from 2000 on)
     "GET /api/console/invoices": "month",
-    # an adjustment moves at least one cent
-    "POST /api/console/accounts/{accountId}/adjustments": "not zero",
+    # an adjustment moves at least one cent; it and a reversal say why in more than blanks
+    "POST /api/console/accounts/{accountId}/adjustments": "not zero, words in the note",
+    "POST /api/console/entries/{entryId}/reverse": "words in the note",
     # a dashboard's range runs forwards and spans at most 366 days
     "GET /api/console/dashboard": "date range", "GET /api/console/conversion": "date range",
     "GET /api/console/quality/measures": "date range",
@@ -71,8 +72,12 @@ BEYOND_THE_SCHEMA = {
     "POST /api/partner/applications": "catalogue", "POST /api/console/providers/invite": "catalogue",
     # a one-time link's token must be one the server mailed, unused and unexpired
     "POST /api/partner/applications/confirm": "one-time token", "POST /api/pro/password": "one-time token",
-    # a credit's denial needs a note of more than blanks
+    # a credit's or a return's denial, a held lead's rejection and a payment marked by hand need a
+    # note of more than blanks
     "POST /api/console/credits/{credit_id}/deny": "words in the note",
+    "POST /api/console/returns/{return_id}/deny": "words in the note",
+    "POST /api/console/held-leads/{lead_id}/reject": "words in the note",
+    "POST /api/console/invoices/{invoice_id}/mark-paid": "words in the note",
     # a review link's token must carry a valid signature and name an accepted lead
     "POST /api/reviews/lookup": "signed token", "POST /api/reviews": "signed token",
 }
