@@ -10,6 +10,7 @@ name that resolves to a private address (or is re-pointed at one after a check) 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import ipaddress
 import socket
@@ -116,7 +117,22 @@ def _public_address(host: str, port: int) -> str:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as exc:
         raise ConnectionError(f"cannot resolve {host}: {exc}") from exc
+    return only_public(host, [info[4][0] for info in infos])
+
+
+async def checked_address(host: str, port: int, *, allow_private: bool) -> str:
+    """The address an event-loop connection to host:port goes to: resolved once, without blocking
+    the loop, and (unless private addresses are allowed) public, as `connect` checks it."""
+    try:
+        infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise ConnectionError(f"cannot resolve {host}: {exc}") from exc
     addresses = [info[4][0] for info in infos]
+    return addresses[0] if allow_private else only_public(host, addresses)
+
+
+def only_public(host: str, addresses: list[str]) -> str:
+    """The first of the addresses `host` resolved to, when every one of them is public."""
     public = [address for address in addresses if is_public_address(address)]
     if not public or len(public) != len(addresses):
         raise PrivateAddressRefused(

@@ -11,23 +11,25 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from urllib.parse import urlsplit
 
 from sqlalchemy import case, func, null, select
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from servicematch.catalog.partners import listed, names_on_version, not_listed_reason
 from servicematch.errors import NotFound, ServiceMatchError
 from servicematch.intake.models import Lead
-from servicematch.kernel.clock import utcnow
+from servicematch.kernel.clock import as_utc, utcnow
 from servicematch.kernel.ids import new_id
 from servicematch.ledger.models import AccountKind
 from servicematch.ledger.terms import TermsChange, change_terms, check_change, rename_account
 from servicematch.outbound.signing import new_webhook_secret, secret_problem
 from servicematch.routing.hours import HoursError, open_now, parse_hours
 from servicematch.routing.matching import offers_service
-from servicematch.routing.models import Buyer, Sale
+from servicematch.routing.models import Buyer, BuyerSpendDay, Sale
 from servicematch.settings import Settings
 
 US_STATES = frozenset(
@@ -235,20 +237,33 @@ class Spending:
 
 
 def spending(session: Session, buyer_ids: list[str], now: datetime) -> dict[str, Spending]:
-    """Leads sold today (UTC) and cents spent this month, per buyer, in one query."""
+    """Leads bought today (UTC) and cents spent this month, per buyer, in one query of the daily
+    counts (at most 31 rows a buyer, however many leads it bought)."""
     if not buyer_ids:
         return {}
-    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
-    month_start = midnight.replace(day=1)
-    today = func.sum(case((Sale.created_at >= midnight, 1), else_=0))
+    today, table = now.date(), BuyerSpendDay.__table__
     rows = session.execute(
-        select(Sale.buyer_id, today, func.coalesce(func.sum(Sale.price_cents), 0))
-        .where(Sale.buyer_id.in_(buyer_ids), Sale.created_at >= month_start,
-               Sale.created_at < midnight + timedelta(days=1))
-        .group_by(Sale.buyer_id)
+        select(table.c.buyer_id, func.sum(case((table.c.day == today, table.c.leads), else_=0)),
+               func.sum(table.c.cents))
+        .where(table.c.buyer_id.in_(buyer_ids), table.c.day >= today.replace(day=1), table.c.day <= today)
+        .group_by(table.c.buyer_id)
     ).all()
     found = {buyer_id: Spending(int(count or 0), int(cents or 0)) for buyer_id, count, cents in rows}
     return {buyer_id: found.get(buyer_id, Spending(0, 0)) for buyer_id in buyer_ids}
+
+
+def count_sale(session: Session, sale: Sale) -> None:
+    """Add a sale to its buyer's day (in the sale's transaction): one statement, safe against a
+    second worker counting a sale of the same buyer and day at once."""
+    if sale.buyer_id is None:
+        return
+    table = BuyerSpendDay.__table__
+    insert = postgresql_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+    statement = insert(table).values(buyer_id=sale.buyer_id, day=as_utc(sale.created_at).date(), leads=1,
+                                     cents=sale.price_cents)
+    session.connection().execute(statement.on_conflict_do_update(
+        index_elements=[table.c.buyer_id, table.c.day],
+        set_={"leads": table.c.leads + 1, "cents": table.c.cents + statement.excluded.cents}))
 
 
 def wants(buyer: Buyer, *, vertical: str, service: str, state: str | None, zip_code: str | None,

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
+    Date,
     DateTime,
     ForeignKey,
     Index,
@@ -130,6 +132,21 @@ class Sale(Base):
     price_cents: Mapped[int] = mapped_column(Integer)
     exclusive: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class BuyerSpendDay(Base):
+    """A buyer's purchases on one UTC day: leads and cents, added to in the transaction of each sale.
+
+    The daily cap and the monthly budget read these (at most 31 rows a buyer) instead of adding up
+    the month's sales for every lead routed, which grew with the month; a lead erased later leaves
+    what was spent on it counted, as the buyer's invoice does."""
+
+    __tablename__ = "buyer_spend_days"
+
+    buyer_id: Mapped[str] = mapped_column(ForeignKey("buyers.id", ondelete="CASCADE"), primary_key=True)
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    leads: Mapped[int] = mapped_column(Integer, default=0)
+    cents: Mapped[int] = mapped_column(BigInteger, default=0)
 
 
 class OfferStatus:

@@ -13,7 +13,7 @@ import logging
 import math
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, Future, wait
+from concurrent.futures import wait
 from dataclasses import dataclass
 
 from servicematch.catalog.partners import listed, not_listed_reason
@@ -21,7 +21,9 @@ from servicematch.intake.models import Lead
 from servicematch.intake.payload import quality_of
 from servicematch.kernel.clock import as_utc, utcnow
 from servicematch.kernel.ids import new_id
-from servicematch.outbound.http_sender import DeliveryClient, encode_body, post_signed
+from servicematch.outbound.http_sender import encode_body, signed_headers
+from servicematch.outbound.loop_sender import LoopRequest, LoopSender
+from servicematch.outbound.outcome import SendResult
 from servicematch.outbound.signing import overlap_secrets
 from servicematch.routing.models import Buyer
 
@@ -104,23 +106,24 @@ def _no_constants(name: str):
 
 
 # However busy the worker, an auction waits at most this many ping deadlines for its pings to be
-# sent and answered; a ping still waiting for a thread then is our delay, never the buyer's pass.
+# sent and answered; a ping its event loop did not even start by then is our delay, never the
+# buyer's pass.
 MOST_DEADLINES_WAITED = 3
 
 
-def run_pings(*, lead: Lead, buyers: list[Buyer], client: DeliveryClient, pool: Executor, timeout_ms: int,
-              max_bid_cents: int, allow_private: bool, since: Callable[[], int],
-              partners: frozenset[str]) -> list[Bid]:
+def run_pings(*, lead: Lead, buyers: list[Buyer], sender: LoopSender, timeout_ms: int, max_bid_cents: int,
+              since: Callable[[], int], partners: frozenset[str]) -> list[Bid]:
     """Ping every buyer with a ping URL at once, return as soon as all have answered or passed;
     fixed-price buyers bid their price without a ping.
 
-    Each ping's deadline runs from its own send, so time a ping spent waiting for one of our
-    threads is never charged to the buyer. `partners`: the names on the marketing-partners list
-    the consumer saw; a buyer not on it is neither pinged nor bids (a pass with the reason), so it
-    can never be posted the lead."""
+    The pings of every lead being routed are in flight together on the sender's event loop, and
+    each ping's deadline runs from its own send, so time it waited for the loop is never charged
+    to the buyer. `partners`: the names on the marketing-partners list the consumer saw; a buyer
+    not on it is neither pinged nor bids (a pass with the reason), so it can never be posted the lead."""
     timeout = timeout_ms / 1000
     bids: list[Bid] = []
-    pinged: dict[Future, Buyer] = {}
+    asked: list[Buyer] = []
+    requests: list[LoopRequest] = []
     for buyer in buyers:
         if not listed(buyer.name, partners):
             version = lead.consent.partner_list_version if lead.consent else None
@@ -132,15 +135,20 @@ def run_pings(*, lead: Lead, buyers: list[Buyer], client: DeliveryClient, pool: 
             bids.append(Bid(buyer.id, buyer.price_cents, buyer.exclusive, since(), pinged=False,
                             detail="fixed price"))
             continue
-        ping_id = new_id()
-        body = encode_body(ping_body(lead=lead, ping_id=ping_id, exclusive=buyer.exclusive))
-        pinged[pool.submit(_ping, client=client, buyer=buyer, ping_id=ping_id, body=body, timeout=timeout,
-                           allow_private=allow_private)] = buyer
-    done, waiting = wait(pinged, timeout=timeout * MOST_DEADLINES_WAITED)
-    for future in done:
-        buyer = pinged[future]
+        asked.append(buyer)
+        requests.append(ping_request(buyer, lead, timeout))
+    futures = sender.send_all(requests)
+    done, _ = wait(futures, timeout=timeout * MOST_DEADLINES_WAITED)
+    for future, buyer in zip(futures, asked):
+        if future not in done:
+            # Not started in time (or still under way at the very end): our delay, not the buyer's.
+            future.cancel()
+            log.warning("buyer %s not asked in time for lead %s: the worker was too busy", buyer.id, lead.id)
+            bids.append(Bid(buyer.id, None, buyer.exclusive, since(), pinged=False,
+                            detail="not pinged in time: this worker was too busy (our delay, not the buyer's)"))
+            continue
         try:
-            status_code, answer, error = future.result()
+            status_code, answer, error = answer_of(future.result(), timeout)
         except Exception as exc:
             log.exception("ping to buyer %s failed", buyer.id)
             status_code, answer, error = None, None, f"{type(exc).__name__}"
@@ -150,25 +158,22 @@ def run_pings(*, lead: Lead, buyers: list[Buyer], client: DeliveryClient, pool: 
         if cents is None:
             log.info("buyer %s passed on lead %s: %s", buyer.id, lead.id, why)
         bids.append(Bid(buyer.id, cents, buyer.exclusive, since(), pinged=True, detail=why))
-    for future in waiting:
-        buyer = pinged[future]
-        # Still waiting for a thread (or its send is under way at the very end): our delay.
-        future.cancel()
-        log.warning("buyer %s not asked in time for lead %s: the worker was too busy", buyer.id, lead.id)
-        bids.append(Bid(buyer.id, None, buyer.exclusive, since(), pinged=False,
-                        detail="not pinged in time: this worker was too busy (our delay, not the buyer's)"))
     return bids
 
 
-def _ping(*, client: DeliveryClient, buyer: Buyer, ping_id: str, body: bytes, timeout: float,
-          allow_private: bool) -> tuple[int | None, str | None, str | None]:
-    """Send one ping, with the whole deadline from now; a timeout is the buyer's pass."""
+def ping_request(buyer: Buyer, lead: Lead, timeout: float) -> LoopRequest:
+    """A buyer's signed ping for the lead, with a new ping id (its webhook-id and idempotency key)."""
+    ping_id = new_id()
+    body = encode_body(ping_body(lead=lead, ping_id=ping_id, exclusive=buyer.exclusive))
     timestamp = int(time.time())
-    result = post_signed(client=client, url=buyer.ping_url, body=body, secret=buyer.secret,
-                         idempotency_key=ping_id, message_id=ping_id, timestamp=timestamp, timeout=timeout,
-                         allow_private=allow_private,
-                         extra_secrets=overlap_secrets(buyer.previous_secret, buyer.previous_secret_until,
-                                                       timestamp=timestamp))
+    headers = signed_headers(body=body, secret=buyer.secret, message_id=ping_id, idempotency_key=ping_id,
+                             timestamp=timestamp, extra_secrets=overlap_secrets(
+                                 buyer.previous_secret, buyer.previous_secret_until, timestamp=timestamp))
+    return LoopRequest(url=buyer.ping_url, body=body, headers=headers, timeout=timeout)
+
+
+def answer_of(result: SendResult, timeout: float) -> tuple[int | None, str | None, str | None]:
+    """(status, answer, why it is no answer): a timeout is the buyer's pass, and so is a redirect."""
     error = None if result.status_code else (result.error or "no answer")
     if result.status_code is None and result.duration_ms >= timeout * 1000 * 0.95:
         error = f"no answer within {round(timeout * 1000)} ms"

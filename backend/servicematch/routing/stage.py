@@ -46,7 +46,7 @@ from servicematch.kernel.ids import new_id
 from servicematch.kernel.logs import LEAD_REFERENCE
 from servicematch.kernel.metrics import count_bid, observe_auction
 from servicematch.kernel.references import shown_reference
-from servicematch.outbound.http_sender import DeliveryClient
+from servicematch.outbound.loop_sender import LoopSender
 from servicematch.privacy.actions import is_suppressed
 from servicematch.privacy.contacts import keys_of_lead
 from servicematch.privacy.holds import withdrawal_reasons
@@ -55,6 +55,7 @@ from servicematch.privacy.wiring import enqueue_receipt
 from servicematch.quality.gate import QualityGate
 from servicematch.routing.auction import MAX_COMPANIES, Next, Offer, next_step
 from servicematch.routing.buyers import (
+    count_sale,
     fixed_buyer_listed,
     fixed_buyer_skip,
     lead_partners,
@@ -73,13 +74,14 @@ log = logging.getLogger("servicematch.routing")
 
 # Leads whose auctions run at once in one worker (each mostly waits for its buyers' answers).
 CONCURRENT_AUCTIONS = 32
-PINGS_AT_ONCE = 128
 # The most leads whose outcomes one transaction commits.
 DECISIONS_AT_ONCE = 64
 # An auction still open this long after its last step is looked at again (a settle that was lost).
 STUCK_AFTER = timedelta(seconds=30)
 # The days of leads whose revenue counts one transaction has reopened already (session.info).
 _DAYS_REOPENED = "servicematch.routing.days_reopened"
+# The steps a transaction has yet to write (session.info), in one insert before its commit.
+_STEPS_TO_WRITE = "servicematch.routing.steps_to_write"
 
 
 @dataclass(frozen=True)
@@ -159,7 +161,7 @@ class RoutingStage:
     """Routes accepted leads; `start_due` claims and starts auctions for the free slots."""
 
     def __init__(self, *, session_factory: sessionmaker[Session], settings: Settings,
-                 client: DeliveryClient | None = None, clock: Callable[[], datetime] = utcnow,
+                 clock: Callable[[], datetime] = utcnow,
                  on_sale: Callable[[Session, Lead], None] | None = None) -> None:
         self.session_factory = session_factory
         self.settings = settings
@@ -167,9 +169,9 @@ class RoutingStage:
         # Called in the transaction that records a sale (the dashboard's counts of the lead's
         # day are forgotten, servicematch.workers), so routing imports nothing of the reports.
         self.on_sale = on_sale
-        self.client = client or DeliveryClient(allow_private=settings.private_webhooks_allowed)
         self._auctions = ThreadPoolExecutor(CONCURRENT_AUCTIONS, thread_name_prefix="routing")
-        self._pings = ThreadPoolExecutor(PINGS_AT_ONCE, thread_name_prefix="routing-ping")
+        # Every auction's pings in flight at once on one event loop thread.
+        self._pings = LoopSender(allow_private=settings.private_webhooks_allowed, name="routing-pings")
         self._lock = threading.Lock()
         # Decisions are taken one at a time in a worker (caps and turns are read, then written);
         # workers side by side on PostgreSQL take turns through the providers' row locks.
@@ -212,7 +214,7 @@ class RoutingStage:
 
     def close(self) -> None:
         self._auctions.shutdown(wait=True)
-        self._pings.shutdown(wait=True)
+        self._pings.close()
         self._decisions.close()
         self.gate.close()
 
@@ -278,10 +280,9 @@ class RoutingStage:
                            detail=verdict.excluded[buyer.id]) for buyer in buyers if buyer.id in verdict.excluded]
         buyers = [buyer for buyer in buyers if buyer.id not in verdict.excluded]
         pinging = time.monotonic()
-        bids = turned_away + run_pings(lead=lead, buyers=buyers, client=self.client, pool=self._pings,
+        bids = turned_away + run_pings(lead=lead, buyers=buyers, sender=self._pings,
                                        timeout_ms=self.settings.ping_timeout_ms,
                                        max_bid_cents=self.settings.max_bid_cents,
-                                       allow_private=self.settings.private_webhooks_allowed,
                                        since=lambda: _ms_since(lead), partners=partners)
         if buyers:
             observe_auction(time.monotonic() - pinging)
@@ -317,6 +318,7 @@ class RoutingStage:
                 if (lead := leads.get(decision.lead_id)) is not None:
                     self._decide(session, decision, lead, withdrawn.get(lead.id), purse)
             purse.close(session)
+            _write_steps(session)
             session.commit()
 
     def _decide(self, session: Session, decision: _Decision, lead: Lead, withdrawn: str | None,
@@ -355,9 +357,7 @@ class RoutingStage:
         elif self.settings.buyer_url:
             rows.append(_step_row(lead_id, StepKind.PASS, at_ms=_ms_since(lead),
                                   detail=fixed_buyer_skip(self.settings, lead)))
-        if rows:
-            # One multi-row insert, past the unit of work: a lead has a ping and a bid per buyer.
-            session.connection().execute(insert(AuctionStep.__table__), rows)
+        _write_later(session, rows)
         # Its steps are the ones just written, and a lead just decided has no posts yet.
         self._advance(session, lead, auction, steps=[_StepRead(**{k: row[k] for k in _StepRead._fields})
                                                      for row in rows if row["kind"] == StepKind.BID], posts=[],
@@ -405,6 +405,7 @@ class RoutingStage:
                     self._advance(session, lead, auction, steps=steps.get(lead.id, []), posts=posts.get(lead.id, []),
                                   purse=purse)
             purse.close(session)
+            _write_steps(session)
             session.commit()
 
     def sweep(self, *, force: bool = False) -> None:
@@ -429,7 +430,6 @@ class RoutingStage:
         bids passed on for money) and `posts`: as read by the caller for a batch; `purse`: the
         batch's (closed by the caller)."""
         auction = auction or session.get(Auction, lead.id)
-        table = AuctionStep.__table__
         if steps is None or posts is None:
             steps, posts = _steps_and_posts(session, [lead.id])
             steps, posts = steps.get(lead.id, []), posts.get(lead.id, [])
@@ -453,6 +453,7 @@ class RoutingStage:
                 sale = Sale(id=new_id(), lead_id=lead.id, buyer_id=post.buyer_id, price_cents=offer.cents,
                             exclusive=offer.exclusive, created_at=self.clock())
                 session.add(sale)
+                count_sale(session, sale)  # the buyer's daily cap and monthly budget
                 # Its charge, in this transaction: the sale and its entry commit together or not at all.
                 purse.charge(sale, lead, charge_description(self.settings, lead))
                 # Once per day of leads in a transaction: several sales of one day reopen it once.
@@ -517,12 +518,23 @@ class RoutingStage:
         if step.close:
             auction.closed_at = now
             new_steps.append(_step_row(lead.id, StepKind.CLOSED, at_ms=at))
-        if new_steps:
-            session.connection().execute(insert(table), new_steps)
+        _write_later(session, new_steps)
         if step.close:
             enqueue_receipt(session=session, lead=lead)
         wakeup.notify_after_commit(session)
         return step
+
+def _write_later(session: Session, rows: list[dict]) -> None:
+    """Keep steps for one multi-row insert of the whole batch, past the unit of work, before its
+    commit (_write_steps): a lead has a ping and a bid per buyer, and a batch up to DECISIONS_AT_ONCE
+    leads. Nothing in the batch reads steps back after its first read of them."""
+    session.info.setdefault(_STEPS_TO_WRITE, []).extend(rows)
+
+
+def _write_steps(session: Session) -> None:
+    if rows := session.info.pop(_STEPS_TO_WRITE, None):
+        session.connection().execute(insert(AuctionStep.__table__), rows)
+
 
 class _StepRead(NamedTuple):
     """What a decision reads of a recorded step."""

@@ -13,6 +13,11 @@ from background_server import serve_in_background
 from delivery_receivers import Received, free_port
 
 
+class _BusyServer(ThreadingHTTPServer):
+    # A worker opens a connection per ping under way: dozens at once, past the default backlog of 5.
+    request_queue_size = 128
+
+
 @dataclass
 class BuyerReceiver:
     # What a ping gets back: raw bytes (sent as they are) or a JSON-able value; a status; a delay.
@@ -69,7 +74,7 @@ class BuyerReceiver:
             def log_message(self, *_args) -> None:
                 pass
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        self._server = _BusyServer(("127.0.0.1", self.port), Handler)
         self._server.daemon_threads = True
         serve_in_background(self._server)
         return self

@@ -192,6 +192,35 @@ def test_buyers_outside_their_area_hours_or_cap_are_not_pinged(make_lead, worker
     assert len(asleep.pings) <= 1  # open one minute a day: almost never
 
 
+def test_a_buyer_s_own_purchases_bring_it_to_its_daily_cap_and_monthly_budget(
+        make_lead, worker, buyers, add_buyer, session_factory, clock):
+    """Each sale counts towards its buyer's day and month as it is made: two a day, then no ping; a
+    budget that covers one bid, then a pass saying why."""
+    capped, budgeted = buyers(ping_answer={"bid": 30}), buyers(ping_answer={"bid": 20})
+    capped_id = add_buyer("Two a day", capped, exclusive=True, daily_cap=2)
+    budgeted_id = add_buyer("Fifty a month", budgeted, exclusive=True, monthly_budget_cents=5000)
+    for _ in range(3):
+        make_lead()
+        worker.run_until_idle()
+
+    assert len(capped.pings) == 2 and len(capped.posts) == 2
+    with session_factory() as session:
+        spent = directory.spending(session, [capped_id, budgeted_id], clock())
+    assert (spent[capped_id].today, spent[capped_id].month_cents) == (2, 6000)
+    # The third lead: the capped buyer was not asked; the budgeted one won it for $20 of its $50.
+    assert (spent[budgeted_id].today, spent[budgeted_id].month_cents) == (1, 2000)
+
+    make_lead()
+    worker.run_until_idle()
+    lead = make_lead()
+    worker.run_until_idle()
+    passes = [step.detail for step in steps_of(session_factory, lead.id)
+              if step.kind == StepKind.PASS and step.buyer_id == budgeted_id]
+    assert passes == ["over its monthly budget"]
+    with session_factory() as session:
+        assert directory.spending(session, [budgeted_id], clock())[budgeted_id] == directory.Spending(2, 4000)
+
+
 def test_the_outcome_is_committed_before_any_post_and_a_new_worker_resumes_from_it(
         make_lead, app, settings, clock, buyers, add_buyer, session_factory):
     """A worker that stops after committing the outcome: the next one posts to the same winner once."""

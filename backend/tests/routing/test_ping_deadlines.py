@@ -1,5 +1,5 @@
-"""A ping's deadline runs from its own send: time spent waiting for one of the worker's threads is
-never charged to the buyer; and the decider commits what it can when one lead of a batch fails."""
+"""Every lead's pings are in flight at once, each deadline from its own send, so the worker's own
+delay is never charged to a buyer; and the decider commits what it can when one lead of a batch fails."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from buyer_receivers import BuyerReceiver
 from delivery_receivers import started_receivers
 
 from servicematch.kernel.clock import utcnow
-from servicematch.outbound.http_sender import DeliveryClient
+from servicematch.outbound.loop_sender import LoopSender
 from servicematch.routing.pings import run_pings
 from servicematch.routing.stage import _Decider, _Decision
 
@@ -34,28 +34,32 @@ def _buyer(name: str, receiver: BuyerReceiver):
                            bid_floor_cents=None, previous_secret=None, previous_secret_until=None)
 
 
-def test_a_ping_that_waited_for_a_thread_still_gets_its_whole_deadline(buyers):
-    """One thread for two buyers that each answer in 300 ms, with a 500 ms deadline: the second is
-    sent only once the first has answered, and its bid counts, though it comes 600 ms after the
-    auction began."""
+def test_the_pings_of_many_leads_are_all_in_flight_at_once(buyers):
+    """Forty leads' pings to two buyers that each answer in 300 ms, with a 500 ms deadline, all
+    handed over together from forty threads: every bid counts (no ping waits for another)."""
     first, second = buyers(ping_answer={"bid": 10}, ping_delay=0.3), buyers(ping_answer={"bid": 20}, ping_delay=0.3)
-    client = DeliveryClient(allow_private=True)
-    with ThreadPoolExecutor(1) as one_thread:
-        bids = run_pings(lead=_lead(), buyers=[_buyer("First", first), _buyer("Second", second)], client=client,
-                         pool=one_thread, timeout_ms=500, max_bid_cents=100_000, allow_private=True,
-                         since=lambda: 0, partners=frozenset({"First", "Second"}))
-    client.close()
-    assert sorted((bid.buyer_id, bid.cents, bid.detail) for bid in bids) == [
-        ("First", 1000, None), ("Second", 2000, None)]
+    sender = LoopSender(allow_private=True)
+    try:
+        with ThreadPoolExecutor(40) as auctions:
+            rounds = list(auctions.map(lambda _: run_pings(
+                lead=_lead(), buyers=[_buyer("First", first), _buyer("Second", second)], sender=sender,
+                timeout_ms=500, max_bid_cents=100_000, since=lambda: 0,
+                partners=frozenset({"First", "Second"})), range(40)))
+    finally:
+        sender.close()
+    assert all(sorted((bid.buyer_id, bid.cents, bid.detail) for bid in bids) == [
+        ("First", 1000, None), ("Second", 2000, None)] for bids in rounds)
+    assert len(first.pings) == len(second.pings) == 40
 
 
 def test_a_buyer_that_answers_late_is_a_pass_measured_from_its_send(buyers):
     late = buyers(ping_answer={"bid": 10}, ping_delay=0.8)
-    client = DeliveryClient(allow_private=True)
-    with ThreadPoolExecutor(2) as pool:
-        [bid] = run_pings(lead=_lead(), buyers=[_buyer("Late", late)], client=client, pool=pool, timeout_ms=300,
-                          max_bid_cents=100_000, allow_private=True, since=lambda: 0, partners=frozenset({"Late"}))
-    client.close()
+    sender = LoopSender(allow_private=True)
+    try:
+        [bid] = run_pings(lead=_lead(), buyers=[_buyer("Late", late)], sender=sender, timeout_ms=300,
+                          max_bid_cents=100_000, since=lambda: 0, partners=frozenset({"Late"}))
+    finally:
+        sender.close()
     assert bid.cents is None and bid.detail == "no answer within 300 ms" and bid.pinged
 
 

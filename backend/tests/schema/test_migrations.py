@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import create_engine, inspect, text
+from sqlalchemy import MetaData, Table, create_engine, inspect, text
 from sqlalchemy.exc import IntegrityError
 
 from servicematch.kernel.references import parse_reference
@@ -67,5 +69,46 @@ def test_leads_stored_before_references_each_get_one_of_their_own(earlier_databa
         with engine.begin() as connection, pytest.raises(IntegrityError):
             connection.execute(text("UPDATE leads SET reference = :taken WHERE id = 'lead-1'"),
                                {"taken": references["lead-0"]})
+    finally:
+        engine.dispose()
+
+
+def _insert_filled(connection, table_name: str, **values) -> None:
+    """Insert a row giving every required column without a default a value of its type, so a test
+    of one migration need not spell out what earlier migrations made required."""
+    table = Table(table_name, MetaData(), autoload_with=connection)
+    for column in table.columns:
+        if column.name in values or column.nullable or column.server_default is not None or column.computed:
+            continue
+        python_type = column.type.python_type
+        values[column.name] = {str: "x", int: 0, bool: False, bytes: b"x", dict: {}, list: [],
+                               datetime: datetime(2026, 11, 1, tzinfo=UTC)}.get(python_type, "x")
+    connection.execute(table.insert().values(**values))
+
+
+def test_sales_made_before_the_daily_counts_are_counted_by_their_utc_day(earlier_database):
+    """20261130_0028 fills each buyer's daily counts from the sales already made, by UTC day."""
+    upgrade(earlier_database, "20261129_0027")
+    engine = create_engine(earlier_database)
+    try:
+        with engine.begin() as connection:
+            for buyer in ("b1", "b2"):
+                _insert_filled(connection, "buyers", id=buyer, name=buyer, exclusive=False, active=True)
+            for n, (buyer, cents, at) in enumerate([
+                    ("b1", 2500, datetime(2026, 11, 20, 23, 59, tzinfo=UTC)),
+                    ("b1", 1500, datetime(2026, 11, 20, 0, 0, tzinfo=UTC)),
+                    ("b1", 4000, datetime(2026, 11, 21, 0, 1, tzinfo=UTC)),
+                    ("b2", 999, datetime(2026, 11, 20, 12, 0, tzinfo=UTC)),
+                    (None, 700, datetime(2026, 11, 20, 12, 0, tzinfo=UTC))]):
+                _insert_filled(connection, "leads", id=f"lead-{n}", request_id=f"lead-{n}", reference=f"R{n}",
+                               created_at=at)
+                _insert_filled(connection, "sales", id=f"sale-{n}", lead_id=f"lead-{n}", buyer_id=buyer,
+                               price_cents=cents, exclusive=False, created_at=at)
+        upgrade(earlier_database)
+        with engine.connect() as connection:
+            counts = {(buyer, str(day)): (leads, cents) for buyer, day, leads, cents in connection.execute(
+                text("SELECT buyer_id, day, leads, cents FROM buyer_spend_days"))}
+        assert counts == {("b1", "2026-11-20"): (2, 4000), ("b1", "2026-11-21"): (1, 4000),
+                          ("b2", "2026-11-20"): (1, 999)}
     finally:
         engine.dispose()
