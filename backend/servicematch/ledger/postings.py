@@ -91,6 +91,24 @@ def post(session: Session, account: LedgerAccount, *, kind: str, amount_cents: i
     return entry
 
 
+def post_new(session: Session, account: LedgerAccount, entries: list[LedgerEntry]) -> None:
+    """Add entries whose causes were made in the caller's transaction (the sales a batch of auctions
+    just recorded) and move the balance by their sum, once. Nothing can have posted such a cause
+    before, so none is looked for and no savepoint guards the insert: the entries are flushed with
+    the rest of the transaction, and a second posting of a cause would still fail on the ledger's
+    unique key, rolling back the transaction that made the cause."""
+    if not entries:
+        return
+    for entry in entries:
+        entry.account_id = account.id
+    session.add_all(entries)
+    total, at = sum(int(entry.amount_cents) for entry in entries), max(entry.created_at for entry in entries)
+    session.execute(update(LedgerAccount).where(LedgerAccount.id == account.id)
+                    .values(balance_cents=LedgerAccount.balance_cents + total, updated_at=at)
+                    .execution_options(synchronize_session=False))
+    session.expire(account, ["balance_cents", "updated_at"])
+
+
 def _posted(session: Session, account_id: str, cause: str, cause_id: str, kind: str) -> LedgerEntry | None:
     return session.scalars(select(LedgerEntry).where(LedgerEntry.account_id == account_id, LedgerEntry.cause == cause,
                                                      LedgerEntry.cause_id == str(cause_id),

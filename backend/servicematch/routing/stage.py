@@ -98,20 +98,30 @@ class _Decision:
 
 
 class _Decider:
-    """One thread that commits outcomes in batches: each lead's auction thread hands it the bids
-    and waits; whatever arrived while the last batch was committing goes in the next one, so under
-    load a transaction carries many leads and quiet, one. Should a batch fail, its leads are
-    decided one at a time, so one bad lead holds up no other."""
+    """One thread that commits outcomes and settles post answers, in batches: each lead's auction
+    thread hands it the bids and waits; the delivery dispatcher hands it the posts whose answers it
+    recorded and goes on claiming and sending. Whatever arrived while the last batch was committing
+    goes in the next one, so under load a transaction carries many leads and quiet, one; and the
+    dispatcher never waits for a settlement (nor for the lock decisions take). Should a batch of
+    decisions fail, its leads are decided one at a time, so one bad lead holds up no other."""
 
-    def __init__(self, decide_together: Callable[[list[_Decision]], None]) -> None:
+    def __init__(self, decide_together: Callable[[list[_Decision]], None],
+                 settle: Callable[[list[str]], None] | None = None) -> None:
         self._decide_together = decide_together
-        self._waiting: queue.SimpleQueue[tuple[_Decision, Future] | None] = queue.SimpleQueue()
+        self._settle = settle
+        self._waiting: queue.SimpleQueue[tuple[_Decision | list[str], Future] | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="routing-decider", daemon=True)
         self._thread.start()
 
     def decide(self, decision: _Decision) -> Future:
         future: Future = Future()
         self._waiting.put((decision, future))
+        return future
+
+    def settle(self, delivery_ids: list[str]) -> Future:
+        """Settle the answers of these posts after the decisions queued before them."""
+        future: Future = Future()
+        self._waiting.put((list(delivery_ids), future))
         return future
 
     def close(self) -> None:
@@ -127,9 +137,24 @@ class _Decider:
                 except queue.Empty:
                     break
             stopping = batch[-1] is None
-            self._commit([item for item in batch if item is not None])
+            work = [item for item in batch if item is not None]
+            self._commit([item for item in work if isinstance(item[0], _Decision)])
+            self._settle_all([item for item in work if isinstance(item[0], list)])
             if stopping:
                 return
+
+    def _settle_all(self, batch: list[tuple[list[str], Future]]) -> None:
+        if not batch:
+            return
+        try:
+            self._settle([delivery_id for delivery_ids, _ in batch for delivery_id in delivery_ids])
+        except Exception as exc:  # the sweep settles what is left open
+            log.exception("settling the answers of %d posts failed", sum(len(ids) for ids, _ in batch))
+            for _, future in batch:
+                future.set_exception(exc)
+            return
+        for _, future in batch:
+            future.set_result(None)
 
     def _commit(self, batch: list[tuple[_Decision, Future]]) -> None:
         if not batch:
@@ -177,7 +202,8 @@ class RoutingStage:
         # workers side by side on PostgreSQL take turns through the providers' row locks.
         self._deciding = threading.Lock()
         self._running: set[Future] = set()
-        self._decisions = _Decider(self._decide_together)
+        self._settling: set[Future] = set()  # answers handed to the decider, not yet settled
+        self._decisions = _Decider(self._decide_together, self.settle_now)
         self.gate = QualityGate(settings)
         self.changed = threading.Event()
         self._last_sweep = 0.0
@@ -200,13 +226,14 @@ class RoutingStage:
 
     def busy(self) -> bool:
         with self._lock:
-            return bool(self._running)
+            return bool(self._running or self._settling)
 
     def wait(self) -> None:
-        """Until every auction under way has committed its outcome."""
+        """Until every auction under way has committed its outcome and every answer handed over
+        is settled."""
         while True:
             with self._lock:
-                running = list(self._running)
+                running = list(self._running | self._settling)
             if not running:
                 return
             for future in running:
@@ -217,6 +244,11 @@ class RoutingStage:
         self._pings.close()
         self._decisions.close()
         self.gate.close()
+
+    def _settled(self, future: Future) -> None:
+        with self._lock:
+            self._settling.discard(future)
+        self.changed.set()
 
     def _finished(self, future: Future) -> None:
         with self._lock:
@@ -366,6 +398,14 @@ class RoutingStage:
     # -- after a post ---------------------------------------------------------------------------
 
     def settle(self, delivery_ids: list[str]) -> None:
+        """Hand the answers of finished buyer posts to the decider thread, which settles them after
+        the decisions queued before them; the stage counts as busy until it has."""
+        future = self._decisions.settle(delivery_ids)
+        with self._lock:
+            self._settling.add(future)
+        future.add_done_callback(self._settled)
+
+    def settle_now(self, delivery_ids: list[str]) -> None:
         """Take the answers of finished buyer posts: record sales, pass refused leads on. The leads
         of one batch of answers are settled in one transaction; should that fail, one at a time,
         so one bad lead holds up no other."""
@@ -379,7 +419,11 @@ class RoutingStage:
             except Exception:
                 log.exception("settling %d leads together failed; settling them one at a time", len(lead_ids))
         for lead_id in lead_ids:
-            self.settle_lead(lead_id)
+            try:
+                self.settle_lead(lead_id)
+            except Exception:
+                # Its auction stays open; the sweep settles it again later.
+                log.exception("settling lead %s failed", lead_id)
 
     def settle_lead(self, lead_id: str) -> None:
         self.settle_leads([lead_id])
