@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from urllib.parse import urlsplit
 
 from sqlalchemy import case, func, null, select
@@ -252,18 +252,25 @@ def spending(session: Session, buyer_ids: list[str], now: datetime) -> dict[str,
     return {buyer_id: found.get(buyer_id, Spending(0, 0)) for buyer_id in buyer_ids}
 
 
-def count_sale(session: Session, sale: Sale) -> None:
-    """Add a sale to its buyer's day (in the sale's transaction): one statement, safe against a
-    second worker counting a sale of the same buyer and day at once."""
-    if sale.buyer_id is None:
+def count_sales(session: Session, sales: list[Sale]) -> None:
+    """Add sales to their buyers' days (in the sales' transaction): one statement a buyer and day,
+    in buyer order, so two workers counting sales of the same buyers at once lock their rows in the
+    same order and never wait on each other in a circle."""
+    totals: dict[tuple[str, date], list[int]] = {}
+    for sale in sales:
+        if sale.buyer_id is not None:
+            total = totals.setdefault((sale.buyer_id, as_utc(sale.created_at).date()), [0, 0])
+            total[0] += 1
+            total[1] += sale.price_cents
+    if not totals:
         return
     table = BuyerSpendDay.__table__
     insert = postgresql_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
-    statement = insert(table).values(buyer_id=sale.buyer_id, day=as_utc(sale.created_at).date(), leads=1,
-                                     cents=sale.price_cents)
-    session.connection().execute(statement.on_conflict_do_update(
-        index_elements=[table.c.buyer_id, table.c.day],
-        set_={"leads": table.c.leads + 1, "cents": table.c.cents + statement.excluded.cents}))
+    for (buyer_id, day), (leads, cents) in sorted(totals.items()):
+        statement = insert(table).values(buyer_id=buyer_id, day=day, leads=leads, cents=cents)
+        session.connection().execute(statement.on_conflict_do_update(
+            index_elements=[table.c.buyer_id, table.c.day],
+            set_={"leads": table.c.leads + statement.excluded.leads, "cents": table.c.cents + statement.excluded.cents}))
 
 
 def wants(buyer: Buyer, *, vertical: str, service: str, state: str | None, zip_code: str | None,

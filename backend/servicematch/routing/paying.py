@@ -30,6 +30,7 @@ from servicematch.ledger.models import (
 )
 from servicematch.ledger.postings import accounts_of, post_new
 from servicematch.ledger.terms import can_take, hold_reason_for, open_account
+from servicematch.routing.buyers import count_sales
 from servicematch.routing.models import AuctionStep, Buyer, Sale, StepKind
 
 
@@ -92,15 +93,18 @@ class Purse:
         self._charges.append(_Charge(sale, lead.id, description, lead.vertical, lead.service, lead.state))
 
     def close(self, session: Session) -> None:
-        """Post the charges, hold who was skipped for money and free who could pay again, in the
-        caller's transaction, one account after another in id order (each account's row is written
-        then, so two transactions at once lock accounts in the same order)."""
+        """Count the sales on their buyers' days, post the charges, hold who was skipped for money and
+        free who could pay again, in the caller's transaction: the days in buyer order, then one
+        account after another in id order (each row is written then, so two transactions at once
+        lock the same rows in the same order)."""
         owners = {charge.sale.buyer_id for charge in self._charges} | set(self._refused)
         if missing := sorted(owner for owner in owners if owner not in self.accounts):
             names = dict(session.execute(select(Buyer.id, Buyer.name).where(Buyer.id.in_(missing))).all())
             for buyer_id in missing:
                 self.accounts[buyer_id] = open_account(session, AccountKind.BUYER, buyer_id,
                                                        name=names.get(buyer_id, ""), now=self.now)
+        # The buyers' daily counts (caps and budgets) first, in buyer order, then the accounts in id order.
+        count_sales(session, [charge.sale for charge in self._charges])
         charges: dict[str, list[_Charge]] = {}
         for charge in self._charges:
             charges.setdefault(charge.sale.buyer_id, []).append(charge)

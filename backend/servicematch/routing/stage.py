@@ -55,7 +55,6 @@ from servicematch.privacy.wiring import enqueue_receipt
 from servicematch.quality.gate import QualityGate
 from servicematch.routing.auction import MAX_COMPANIES, Next, Offer, next_step
 from servicematch.routing.buyers import (
-    count_sale,
     fixed_buyer_listed,
     fixed_buyer_skip,
     lead_partners,
@@ -497,7 +496,6 @@ class RoutingStage:
                 sale = Sale(id=new_id(), lead_id=lead.id, buyer_id=post.buyer_id, price_cents=offer.cents,
                             exclusive=offer.exclusive, created_at=self.clock())
                 session.add(sale)
-                count_sale(session, sale)  # the buyer's daily cap and monthly budget
                 # Its charge, in this transaction: the sale and its entry commit together or not at all.
                 purse.charge(sale, lead, charge_description(self.settings, lead))
                 # Once per day of leads in a transaction: several sales of one day reopen it once.
