@@ -52,6 +52,10 @@ READ_SIZE = 65536
 # up to auctions x buyers pings in flight: 32 auctions x 20 buyers is 640. Fewer kept would close
 # and reopen connections under load; the file-descriptor cost of an idle socket is small.
 IDLE_PER_RECEIVER = 256
+# A deadline whose timer ran this much late found the loop held up (the worker busy): an answer
+# may have come in time and waited to be read, so the miss is the worker's, never the receiver's.
+LATE_LOOP_SECONDS = 0.05
+WORKER_TOO_BUSY = "not read in time: this worker was too busy (our delay, not the receiver's)"
 
 
 @dataclass(frozen=True)
@@ -191,18 +195,21 @@ class LoopSender:
         if problem := url_problem(url, allow_private=self.allow_private):
             return _result(Outcome.REJECTED, url, 0, error=problem, sent=False)
         started = time.perf_counter()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + request.timeout
         try:
             parts = urlsplit(url)
             https = parts.scheme == "https"
             key = (https, parts.hostname, parts.port or (443 if https else 80))
             message = _request_bytes(parts, key, request.body, request.headers)
-            async with asyncio.timeout(request.timeout):
+            async with asyncio.timeout_at(deadline):
                 answer = await self._exchange(key, message)
         except PrivateAddressRefused as exc:
             return _result(Outcome.REJECTED, url, _elapsed_ms(started), error=str(exc)[:500], sent=False)
         except TimeoutError:
-            return _result(Outcome.RETRY, url, _elapsed_ms(started),
-                           error="TimeoutError: the attempt's deadline passed")
+            late = loop.time() - deadline
+            return _result(Outcome.RETRY, url, _elapsed_ms(started), error=WORKER_TOO_BUSY if late > LATE_LOOP_SECONDS
+                           else "TimeoutError: the attempt's deadline passed")
         except (OSError, ValueError, ReceiverProtocolError) as exc:
             # ValueError: a port out of range in a stored URL, caught like an unreachable host.
             return _result(Outcome.RETRY, url, _elapsed_ms(started), error=f"{type(exc).__name__}: {exc}"[:500])

@@ -22,7 +22,7 @@ from servicematch.intake.payload import quality_of
 from servicematch.kernel.clock import as_utc, utcnow
 from servicematch.kernel.ids import new_id
 from servicematch.outbound.http_sender import encode_body, signed_headers
-from servicematch.outbound.loop_sender import LoopRequest, LoopSender
+from servicematch.outbound.loop_sender import WORKER_TOO_BUSY, LoopRequest, LoopSender
 from servicematch.outbound.outcome import SendResult
 from servicematch.outbound.signing import overlap_secrets
 from servicematch.routing.models import Buyer
@@ -173,9 +173,10 @@ def ping_request(buyer: Buyer, lead: Lead, timeout: float) -> LoopRequest:
 
 
 def answer_of(result: SendResult, timeout: float) -> tuple[int | None, str | None, str | None]:
-    """(status, answer, why it is no answer): a timeout is the buyer's pass, and so is a redirect."""
+    """(status, answer, why it is no answer): a timeout is the buyer's pass, and so is a redirect;
+    a deadline the worker itself was too busy to keep is not the buyer's."""
     error = None if result.status_code else (result.error or "no answer")
-    if result.status_code is None and result.duration_ms >= timeout * 1000 * 0.95:
+    if result.status_code is None and result.duration_ms >= timeout * 1000 * 0.95 and error != WORKER_TOO_BUSY:
         error = f"no answer within {round(timeout * 1000)} ms"
     if result.status_code and 300 <= result.status_code < 400:
         error = f"HTTP {result.status_code} redirect: not followed"

@@ -12,8 +12,9 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from servicematch.outbound.loop_sender import LoopRequest, LoopSender
+from servicematch.outbound.loop_sender import WORKER_TOO_BUSY, LoopRequest, LoopSender
 from servicematch.outbound.outcome import RESPONSE_BODY_LIMIT, Outcome
+from servicematch.routing.pings import answer_of
 
 Answer = Callable[[int], bytes | None]  # the request's number on its connection -> raw answer (None: hang up)
 
@@ -211,3 +212,15 @@ def test_requests_cancelled_before_they_start_are_never_sent(receivers):
     finally:
         sender.close()
     assert after.status_code == 200 and len(receiver.requests) == 1
+
+
+def test_a_deadline_missed_while_the_loop_was_held_up_is_the_worker_s_not_the_receiver_s(sender, receivers):
+    """The receiver answers in 150 ms of a 300 ms deadline, but the worker holds the loop up from
+    100 to 700 ms: the answer is read, or the miss is put down to the worker."""
+    receiver = receivers(lambda _: ok(), delay=0.15)
+    [future] = sender.send_all([LoopRequest(url=receiver.url, body=b"{}", headers={}, timeout=0.3)])
+    time.sleep(0.1)
+    sender._loop.call_soon_threadsafe(time.sleep, 0.6)
+    result = future.result(10)
+    assert result.status_code == 200 or result.error == WORKER_TOO_BUSY
+    assert answer_of(result, 0.3)[2] in (None, WORKER_TOO_BUSY)
