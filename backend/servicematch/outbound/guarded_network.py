@@ -120,15 +120,14 @@ def _public_address(host: str, port: int) -> str:
     return only_public(host, [info[4][0] for info in infos])
 
 
-async def checked_address(host: str, port: int, *, allow_private: bool) -> str:
+async def public_address(host: str, port: int) -> str:
     """The address an event-loop connection to host:port goes to: resolved once, without blocking
-    the loop, and (unless private addresses are allowed) public, as `connect` checks it."""
+    the loop, and public, as `connect` checks it."""
     try:
         infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as exc:
         raise ConnectionError(f"cannot resolve {host}: {exc}") from exc
-    addresses = [info[4][0] for info in infos]
-    return addresses[0] if allow_private else only_public(host, addresses)
+    return only_public(host, [info[4][0] for info in infos])
 
 
 def only_public(host: str, addresses: list[str]) -> str:

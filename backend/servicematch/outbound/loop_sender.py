@@ -26,7 +26,7 @@ import httptools
 
 from servicematch.outbound.guarded_network import (
     PrivateAddressRefused,
-    checked_address,
+    public_address,
     tls_context,
 )
 from servicematch.outbound.http_sender import KEEP_ALIVE_SECONDS, url_problem
@@ -182,8 +182,10 @@ class LoopSender:
             future.set_result(task.result())
 
     async def _shutdown(self) -> None:
-        for task in list(self._tasks):
+        under_way = list(self._tasks)
+        for task in under_way:
             task.cancel()
+        await asyncio.gather(*under_way, return_exceptions=True)
         for connections in self._idle.values():
             for connection in connections:
                 connection.close()
@@ -255,7 +257,9 @@ class LoopSender:
 
     async def _connect(self, key: tuple) -> _Connection:
         https, host, port = key
-        address = await checked_address(host, port, allow_private=self.allow_private)
+        # Private addresses allowed (development, tests): the name, each of its addresses tried in
+        # turn, as the thread client connects. Otherwise the one public address checked.
+        address = host if self.allow_private else await public_address(host, port)
         reader, writer = await asyncio.open_connection(
             address, port, ssl=self._tls if https else None, server_hostname=host if https else None,
             limit=READ_SIZE)
