@@ -42,22 +42,30 @@ from delivery_latency import lead_body, percentile
 from server import ROOT, free_port, fresh_database, machine_description, write_report_section
 
 from servicematch.devserver import stop_server
+from servicematch.quality.phone_checks import is_fake
 
 HEADING = "Auction under load"
-# Texas area codes with the 555 exchange: 237,600 distinct valid numbers, so no lead is a duplicate;
-# 555-0100 to 555-0199, fictional by the quality gate's rule and so held for review, are left out.
+# Texas area codes with the 555 exchange: about 237,600 distinct valid numbers, so no lead is a
+# duplicate.
 AREA_CODES = (512, 737, 214, 469, 972, 713, 281, 832, 210, 726, 817, 682, 915, 254, 361, 409, 430, 432,
               903, 940, 956, 979, 806, 325)
 IDLE_SECONDS = 3.0
+CLIENT_CONNECTIONS = 64
 START_SECONDS = 180.0  # start-up on a busy machine (imports, catalogue, first connections)
-# A pass for the buyer's deadline: no answer in time, or the ping started after the deadline.
-TIMEOUT_PASS = "s.kind = 'pass' AND (s.detail LIKE '%no answer within%' OR s.detail LIKE 'no time left%')"
+# A pass for the buyer's deadline (no answer in time, or the ping started after the deadline) or
+# for the worker's own delay (a ping not sent, or an answer not read, in time): with buyers that
+# all answer within 100 ms, each is our delay.
+TIMEOUT_PASS = ("s.kind = 'pass' AND (s.detail LIKE '%no answer within%' OR s.detail LIKE 'no time left%' "
+                "OR s.detail LIKE 'not pinged in time%' OR s.detail LIKE 'not read in time%')")
 GOAL_P99_MS, GOAL_CPU_MS, GOAL_BACKLOG_S, GOAL_RSS_GROWTH = 200, 5.0, 60.0, 0.10
 TICK = os.sysconf("SC_CLK_TCK")
 
 
 def phone_numbers() -> Iterator[str]:
-    return (f"{area}555{number:04d}" for area in AREA_CODES for number in range(10_000) if not 100 <= number < 200)
+    # Not the numbers the quality gate calls made up (555-01xx, runs such as 210-555-4321): such a
+    # lead is held for review, never auctioned, and the drain would wait for it in vain.
+    return (phone for area in AREA_CODES for number in range(10_000)
+            if not is_fake(phone := f"{area}555{number:04d}"))
 
 
 def cpu_seconds(pid: int) -> float:
@@ -124,6 +132,10 @@ async def submit(client: httpx.AsyncClient, base_url: str, service: dict, phones
     (requestId -> when its 202 was read, refusals by status, when the last answer was read)."""
     accepted: dict[str, float] = {}
     refused: Counter = Counter()
+    # As many requests under way as the client has connections: the rest wait here, cheaply. Left
+    # to wait in httpx's pool, thousands of them cost the client more CPU than the server spends on
+    # the leads (its pool looks through every waiting request each time a connection frees).
+    connections = asyncio.Semaphore(CLIENT_CONNECTIONS)
 
     async def one(phone: str) -> None:
         request_id = str(uuid.uuid4())
@@ -131,8 +143,9 @@ async def submit(client: httpx.AsyncClient, base_url: str, service: dict, phones
             # From an address of its own, as a proxy the server trusts says (server_env), so the
             # quality gate's per-address velocity check sees visitors, not the benchmark's one host.
             visitor = f"198.18.{int(phone[-4:]) // 250}.{int(phone[-4:]) % 250 + 1}"
-            status = (await client.post(f"{base_url}/api/submit-form", headers={"X-Forwarded-For": visitor},
-                                        json=lead_body(service, request_id=request_id, phone=phone))).status_code
+            async with connections:
+                status = (await client.post(f"{base_url}/api/submit-form", headers={"X-Forwarded-For": visitor},
+                                            json=lead_body(service, request_id=request_id, phone=phone))).status_code
         except httpx.HTTPError as error:
             status = type(error).__name__
         if status == 202:
@@ -194,7 +207,7 @@ def waterfall(engine) -> dict[str, Steps]:
 async def measure(setup: dict, base_url: str, buyers_url: str, engine, web: int, workers: list[int],
                   buyers: int) -> dict:
     phones = phone_numbers()
-    async with httpx.AsyncClient(timeout=60, limits=httpx.Limits(max_connections=64)) as client:
+    async with httpx.AsyncClient(timeout=60, limits=httpx.Limits(max_connections=CLIENT_CONNECTIONS)) as client:
         service = (await client.get(f"{base_url}/api/services/services/hvac")).json()
         # Not counted: the workers' first auctions open their connections and fill their caches.
         warm, _, _ = await submit(client, base_url, service, phones, setup["warm_up_leads"], setup["rate"])
@@ -344,11 +357,12 @@ def report(rows: list[dict], args: argparse.Namespace, started_at: datetime, loa
          "`servicematch worker` processes; an asyncio client submits leads at a fixed rate after a few warm-up "
          "leads. Commit to post: `createdAt` to the post's arrival. Bids taken, outcome: auction_steps.at_ms of the "
          "last bid or pass and of the decision (bids taken less ~90-95 ms, the slowest buyer, is about when a worker "
-         "picked the lead up). Unsold: no `accepted` step; a timeout pass (\"no answer within\", \"no time left\") "
-         "is our own delay, buyers answering within 100 ms; not closed: no `closed` step at the end. CPU (utime + "
-         "stime) over the leads and their drain: the workers' per lead routed (in brackets: idle polling in ms a "
-         "second, and each worker's share), the web process's per lead accepted. Threads: the most seen; RSS after "
-         "warm-up / most seen / at the end, per worker. Backlog cleared: from the last 202 to the last post."),
+         "picked the lead up). Unsold: no `accepted` step; a timeout pass (\"no answer within\", \"no time left\", "
+         "\"not pinged in time\", \"not read in time\") is our own delay, buyers answering within 100 ms; not "
+         "closed: no `closed` step at the end. CPU (utime + stime) over the leads and their drain: the workers' "
+         "per lead routed (in brackets: idle polling in ms a second, and each worker's share), the web process's "
+         "per lead accepted. Threads: the most seen; RSS after warm-up / most seen / at the end, per worker. "
+         "Backlog cleared: from the last 202 to the last post."),
         "",
         (f"- Run ({args.label}): {started_at:%Y-%m-%d %H:%M} UTC on {machine_description()}; load average "
          f"{loads[0]} before and {loads[1]} after (1 / 5 / 15 min); {args.warm_up_leads} warm-up leads; ping timeout "
