@@ -60,7 +60,8 @@ class LeadRouter(Protocol):
         """Until every lead being routed has its outcome committed."""
 
     def settle(self, delivery_ids: list[str]) -> None:
-        """Buyer posts among these deliveries have their answers: sell, or pass the lead on."""
+        """Buyer posts among these deliveries have their answers: sell, or pass the lead on (handed
+        over and done on the router's own thread; `busy` and `wait` count it until it is)."""
 
     def sweep(self) -> None:
         """Settle what a stopped worker left unsettled."""

@@ -38,10 +38,9 @@ from servicematch.outbound.signing import SIGNATURE_HEADER, signature_header, we
 
 # A kept connection unused this long is closed rather than reused (receivers close theirs too).
 KEEP_ALIVE_SECONDS = 30.0
-# Idle connections kept per receiver (host and port); more than this many at once are closed after
-# their send. A lead platform may host many buyers' ping URLs on one host, each pinged for every
-# lead: at 50 leads a second, 20 such buyers answering in 0-100 ms keep about 50 pings under way.
-IDLE_PER_RECEIVER = 64
+# Idle connections kept per receiver; more than this many at once are closed after their send.
+# (Pings, many at once to one host, go through loop_sender.py with its own pool.)
+IDLE_PER_RECEIVER = 16
 # What can go wrong talking to a receiver: the network, or an answer that is not HTTP.
 NETWORK_ERRORS = (OSError, http.client.HTTPException)
 
