@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import uuid
+from urllib.parse import unquote
 
 import pytest
 import schemathesis
@@ -21,6 +22,7 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 from servicematch.access import passwords
 from servicematch.console import accounts
 from servicematch.console.sessions import COOKIE_NAME, CSRF_HEADER
+from servicematch.inbound.validation import has_control_characters
 from servicematch.schema.registry import metadata
 
 load_all_checks()
@@ -138,9 +140,21 @@ class SignedIn(dict):
                          CSRF_HEADER: answer.json()["csrfToken"]})
 
 
-def operations(app) -> list:
+def operations(app, mode: GenerationMode = GenerationMode.POSITIVE) -> list:
     schema = schemathesis.openapi.from_asgi("/openapi.json", app)
+    if mode is GenerationMode.POSITIVE:
+        schema.hook("filter_path_parameters")(as_the_server_reads_them)
     return [result.ok() for result in schema.get_all_operations()]
+
+
+def as_the_server_reads_them(context, path_parameters) -> bool:
+    """Schemathesis sends a generated path value's "%XX" as it stands (it unquotes before
+    quoting, to stay idempotent), so a value that matches the one-line pattern, such as "a%7F",
+    reaches the server as "a" and DEL, which the pattern excludes: such a request is not the
+    schema-valid one it is taken for, and the 422 it rightly gets is no failure. Dropped here, in
+    conforming mode only, by the same rule the server applies (filter_path_parameters hook)."""
+    return not any(isinstance(value, str) and has_control_characters(unquote(value))
+                   for value in (path_parameters or {}).values())
 
 
 def test_the_schema_covers_intake_admin_and_console(fuzzed_app):
@@ -154,7 +168,7 @@ def test_the_schema_covers_intake_admin_and_console(fuzzed_app):
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
 def test_every_operation_passes_every_check(fuzzed_app, signed_in, mode):
     failed: dict[str, str] = {}
-    for operation in operations(fuzzed_app):
+    for operation in operations(fuzzed_app, mode):
 
         @given(case=operation.as_strategy(generation_mode=mode))
         @settings(max_examples=EXAMPLES, deadline=None, database=None,
