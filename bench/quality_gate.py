@@ -31,7 +31,7 @@ import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 from sqlalchemy import select, text
@@ -54,9 +54,9 @@ from server import fresh_database, machine_description, write_report_section
 from servicematch.app import create_app
 from servicematch.catalog.partners import current_partner_list
 from servicematch.intake.models import Lead
-from servicematch.kernel.clock import as_utc, utcnow
+from servicematch.kernel.clock import utcnow
 from servicematch.quality.gate import QualityGate
-from servicematch.quality.history import FIRST_SEEN_LOOKBACK, HISTORY, read_history
+from servicematch.quality.history import histories_statement, history_parameters, read_history
 from servicematch.routing.stage import RoutingStage
 from servicematch.settings import Settings
 
@@ -132,15 +132,9 @@ def server_times(app, gate: QualityGate, planned: list[Planned]) -> dict[str, li
     times: dict[str, list[float]] = {"planning": [], "execution": []}
     with app.state.session_factory() as session:
         connection = session.connection()
-        compiled = HISTORY.compile(dialect=connection.dialect)
+        compiled = histories_statement(1).compile(dialect=connection.dialect)
         for lead in planned[::5]:
-            row = read_lead(session, lead.lead_id)
-            created = as_utc(row.created_at)
-            params = {"phone": row.phone_hash, "email": row.email_hash, "address": row.address_hash,
-                      "ip": row.consent.ip_address, "tab_id": (row.quality_signals or {}).get("tab_id"),
-                      "service": row.service, "lead_id": row.id, "until": created,
-                      "since": created - timedelta(minutes=gate.settings.quality_velocity_window_minutes),
-                      "seen_since": created - FIRST_SEEN_LOOKBACK}
+            params = compiled.construct_params(history_parameters([read_lead(session, lead.lead_id)], gate.settings))
             [(plan_json,)] = connection.exec_driver_sql(f"EXPLAIN (ANALYZE, FORMAT JSON) {compiled.string}", params)
             times["planning"].append(plan_json[0]["Planning Time"])
             times["execution"].append(plan_json[0]["Execution Time"])

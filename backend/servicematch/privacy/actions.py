@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from urllib.parse import urlsplit, urlunsplit
 
@@ -76,6 +76,13 @@ def is_suppressed(*, session: Session, keys: list[str]) -> bool:
     return bool(keys) and session.scalar(
         select(ContactSuppression.contact_key).where(ContactSuppression.contact_key.in_(keys)).limit(1)
     ) is not None
+
+
+def suppressed_keys(*, session: Session, keys: Iterable[str]) -> set[str]:
+    """Which of these contact keys opted out of sale: routing asks once for a round of leads."""
+    keys = sorted(set(keys))
+    return set(session.scalars(select(ContactSuppression.contact_key)
+                               .where(ContactSuppression.contact_key.in_(keys)))) if keys else set()
 
 
 def erase(*, session: Session, settings: Settings, leads: list[Lead], reason: str, now: datetime,

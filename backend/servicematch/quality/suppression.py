@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TypeVar
 
 from sqlalchemy import (
     BigInteger,
@@ -178,6 +179,8 @@ def lead_digests(*, phone: str | None, email: str | None) -> dict[tuple[str, byt
     return digests
 
 
+Asker = TypeVar("Asker")
+
 # Built once: only the values change from one lead to the next. An empty IN list matches nothing.
 _LOOKUP = (
     select(SuppressionEntry.algorithm, SuppressionEntry.digest, SuppressionList.name, SuppressionList.kind,
@@ -194,24 +197,36 @@ def suppressed(session: Session, *, phone: str | None, email: str | None,
                buyer_ids: Iterable[str] = ()) -> Suppression:
     """The lists that hold this phone or e-mail: every global list, and the own lists of the buyers
     named. One query: the lead's digests are probed on the entries' primary key."""
-    digests = lead_digests(phone=phone, email=email)
-    if not digests:
-        return Suppression()
-    values: dict[str, list] = {algorithm: [] for algorithm in ALGORITHMS}
-    for algorithm, digest in digests:
-        values[algorithm].append(digest)
-    rows = session.execute(_LOOKUP, {**values, "buyers": sorted(set(buyer_ids))}).all()
-    global_lists: set[str] = set()
-    buyers: dict[str, str] = {}
-    for algorithm, digest, name, kind, buyer_id in rows:
-        # A phone list matches the lead's phone only, an e-mail list its e-mail only.
-        if digests.get((algorithm, bytes(digest))) != kind:
-            continue
-        if buyer_id is None:
-            global_lists.add(name)
-        elif name < buyers.get(buyer_id, "\uffff"):
-            buyers[buyer_id] = name
-    return Suppression(global_lists=sorted(global_lists), buyers=buyers)
+    return suppressed_each(session, {None: (phone, email, buyer_ids)})[None]
+
+
+def suppressed_each(session: Session,
+                    asks: Mapping[Asker, tuple[str | None, str | None, Iterable[str]]]) -> dict[Asker, Suppression]:
+    """`suppressed` for a round of leads, {key: (phone, e-mail, buyer ids)}, in one query: the
+    digests of them all probed at once, each row then matched to the leads that carry its digest."""
+    digests = {key: lead_digests(phone=phone, email=email) for key, (phone, email, _) in asks.items()}
+    values: dict[str, set] = {algorithm: set() for algorithm in ALGORITHMS}
+    for of_lead in digests.values():
+        for algorithm, digest in of_lead:
+            values[algorithm].add(digest)
+    rows = session.execute(_LOOKUP, {**{algorithm: sorted(found) for algorithm, found in values.items()},
+                                     "buyers": sorted({buyer_id for *_, buyer_ids in asks.values()
+                                                       for buyer_id in buyer_ids})}).all() if any(values.values()) else []
+    answers: dict[Asker, Suppression] = {}
+    for key, (_, _, buyer_ids) in asks.items():
+        global_lists: set[str] = set()
+        buyers: dict[str, str] = {}
+        wanted = set(buyer_ids)
+        for algorithm, digest, name, kind, buyer_id in rows:
+            # A phone list matches the lead's phone only, an e-mail list its e-mail only.
+            if digests[key].get((algorithm, bytes(digest))) != kind:
+                continue
+            if buyer_id is None:
+                global_lists.add(name)
+            elif buyer_id in wanted and name < buyers.get(buyer_id, "\uffff"):
+                buyers[buyer_id] = name
+        answers[key] = Suppression(global_lists=sorted(global_lists), buyers=buyers)
+    return answers
 
 
 def lead_suppression(session: Session, settings: Settings, lead: Lead, buyer_ids: Iterable[str] = ()) -> Suppression:

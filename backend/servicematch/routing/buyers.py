@@ -10,8 +10,10 @@ ledger account's (ledger/terms.py): made with the buyer, in the same transaction
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import NamedTuple, TypeVar
 from urllib.parse import urlsplit
 
 from sqlalchemy import case, func, null, select
@@ -31,6 +33,8 @@ from servicematch.routing.hours import HoursError, open_now, parse_hours
 from servicematch.routing.matching import offers_service
 from servicematch.routing.models import Buyer, BuyerSpendDay, Sale
 from servicematch.settings import Settings
+
+Asker = TypeVar("Asker")
 
 US_STATES = frozenset(
     ["AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY"])
@@ -285,16 +289,37 @@ def wants(buyer: Buyer, *, vertical: str, service: str, state: str | None, zip_c
     return open_now(buyer.hours, now)
 
 
+class Place(NamedTuple):
+    """What of a lead the buyers' terms are about."""
+
+    vertical: str
+    service: str
+    state: str | None
+    zip_code: str | None
+
+
 def qualifying_buyers(session: Session, *, vertical: str, service: str, state: str | None,
                       zip_code: str | None, now: datetime) -> tuple[list[Buyer], dict[str, Spending]]:
     """Active buyers, not paused by themselves, whose terms take this lead and who are under their
     daily cap, with what each spent (the budget is judged against the bid, once known)."""
-    candidates = [buyer for buyer in session.scalars(select(Buyer).where(Buyer.active.is_(True),
-                                                                         Buyer.paused_at.is_(None)))
-                  if wants(buyer, vertical=vertical, service=service, state=state, zip_code=zip_code, now=now)]
-    spent = spending(session, [buyer.id for buyer in candidates], now)
-    under_cap = [buyer for buyer in candidates
-                 if buyer.daily_cap is None or spent[buyer.id].today < buyer.daily_cap]
+    found, spent = qualifying_buyers_each(session, {None: Place(vertical, service, state, zip_code)}, now)
+    return found[None], spent
+
+
+def qualifying_buyers_each(session: Session, places: Mapping[Asker, Place],
+                           now: datetime) -> tuple[dict[Asker, list[Buyer]], dict[str, Spending]]:
+    """`qualifying_buyers` for a round of leads, {key: Place}: the active buyers read once and what
+    they spent read once, for them all."""
+    if not places:
+        return {}, {}
+    active = list(session.scalars(select(Buyer).where(Buyer.active.is_(True), Buyer.paused_at.is_(None))))
+    candidates = {key: [buyer for buyer in active
+                        if wants(buyer, vertical=place.vertical, service=place.service, state=place.state,
+                                 zip_code=place.zip_code, now=now)]
+                  for key, place in places.items()}
+    spent = spending(session, sorted({buyer.id for found in candidates.values() for buyer in found}), now)
+    under_cap = {key: [buyer for buyer in found if buyer.daily_cap is None or spent[buyer.id].today < buyer.daily_cap]
+                 for key, found in candidates.items()}
     return under_cap, spent
 
 

@@ -22,9 +22,9 @@ from sqlalchemy.orm import Session
 from servicematch.intake.models import QUALITY_HELD, QUALITY_PASSED, QUALITY_REJECTED, Lead
 from servicematch.intake.payload import decrypt_personal_data
 from servicematch.quality.gate import QualityGate, record
-from servicematch.quality.history import read_history
+from servicematch.quality.history import History, read_histories
 from servicematch.quality.reasons import Assessment, ordered
-from servicematch.quality.suppression import REASON_PREFIX, Suppression, suppressed
+from servicematch.quality.suppression import REASON_PREFIX, Suppression, suppressed_each
 from servicematch.routing.buyer_rules import excluded_buyers
 from servicematch.routing.models import Buyer
 from servicematch.settings import Settings
@@ -57,26 +57,42 @@ def barred_reason(lead: Lead) -> str | None:
     return None
 
 
-def judge(session: Session, lead: Lead, *, gate: QualityGate, settings: Settings, buyers: list[Buyer],
+@dataclass(frozen=True)
+class GateReads:
+    """What the gate read about a lead with the rest of its round: its decrypted contact details,
+    its history (None for a lead judged before, released after a hold) and the lists holding it."""
+
+    contact: dict
+    history: History | None
+    lists: Suppression
+
+
+def read_for_gate(session: Session, asks: list[tuple[Lead, list[Buyer]]], settings: Settings) -> dict[str, GateReads]:
+    """{lead id: GateReads} for a round of leads (read in `session`, their consents loaded), each
+    with the buyers that would be pinged: two statements for the round, whatever its size."""
+    contacts = {lead.id: decrypt_personal_data(lead=lead, settings=settings).get("contact") or {} for lead, _ in asks}
+    histories = read_histories(session, [lead for lead, _ in asks if lead.quality_status is None], settings)
+    lists = suppressed_each(session, {lead.id: (contacts[lead.id].get("phone"), contacts[lead.id].get("email"),
+                                                [buyer.id for buyer in buyers]) for lead, buyers in asks})
+    return {lead.id: GateReads(contacts[lead.id], histories.get(lead.id), lists[lead.id]) for lead, _ in asks}
+
+
+def judge(session: Session, lead: Lead, reads: GateReads, *, gate: QualityGate, buyers: list[Buyer],
           now: datetime, sellable: bool) -> Verdict:
-    """Judge `lead` (read in `session`, its consent loaded) for the buyers that would be pinged.
+    """Judge `lead` for the buyers that would be pinged, from what `read_for_gate` read of it; the
+    session serves the buyers' own duplicate rules, which read only when a buyer has one.
 
     The lead object is changed in memory only (its score, reasons and status, so the pings carry
-    them and the buyers' rules read them): the caller expunges it, and the decision's transaction
-    writes the verdict with `apply`."""
+    them and the buyers' rules read them): the decision's transaction writes the verdict with `apply`."""
     with session.no_autoflush:
-        contact = decrypt_personal_data(lead=lead, settings=settings).get("contact") or {}
         assessment = None
-        if lead.quality_status is None:
-            history = read_history(session, lead, settings)
-            assessment = gate.assess(lead, history, contact=contact, third_parties=sellable)
-        lists = suppressed(session, phone=contact.get("phone"), email=contact.get("email"),
-                           buyer_ids=[buyer.id for buyer in buyers])
-        verdict = Verdict(assessment=assessment, suppressed_lists=tuple(lists.global_lists))
+        if reads.history is not None:
+            assessment = gate.assess(lead, reads.history, contact=reads.contact, third_parties=sellable)
+        verdict = Verdict(assessment=assessment, suppressed_lists=tuple(reads.lists.global_lists))
         apply(lead, verdict)
         if verdict.held or not buyers or verdict.suppressed_lists or barred_reason(lead):
             return verdict
-        excluded = {buyer_id: f"on its own suppression list {name}" for buyer_id, name in lists.buyers.items()}
+        excluded = {buyer_id: f"on its own suppression list {name}" for buyer_id, name in reads.lists.buyers.items()}
         for buyer_id, why in excluded_buyers(session, lead=lead, buyers=buyers, now=now).items():
             excluded.setdefault(buyer_id, why)
         return replace(verdict, excluded=excluded)

@@ -47,7 +47,7 @@ from servicematch.kernel.logs import LEAD_REFERENCE
 from servicematch.kernel.metrics import count_bid, observe_auction
 from servicematch.kernel.references import shown_reference
 from servicematch.outbound.loop_sender import LoopSender
-from servicematch.privacy.actions import is_suppressed
+from servicematch.privacy.actions import suppressed_keys
 from servicematch.privacy.contacts import keys_of_lead
 from servicematch.privacy.holds import withdrawal_reasons
 from servicematch.privacy.notices import enqueue_discard, post_answers
@@ -55,13 +55,22 @@ from servicematch.privacy.wiring import enqueue_receipt
 from servicematch.quality.gate import QualityGate
 from servicematch.routing.auction import MAX_COMPANIES, Next, Offer, next_step
 from servicematch.routing.buyers import (
+    Place,
+    Spending,
     fixed_buyer_listed,
     fixed_buyer_skip,
     lead_partners,
-    qualifying_buyers,
+    qualifying_buyers_each,
     within_budget,
 )
-from servicematch.routing.gatekeeping import Verdict, apply, barred_reason, judge
+from servicematch.routing.gatekeeping import (
+    GateReads,
+    Verdict,
+    apply,
+    barred_reason,
+    judge,
+    read_for_gate,
+)
 from servicematch.routing.matching import match_providers
 from servicematch.routing.models import Auction, AuctionStep, Buyer, Sale, StepKind
 from servicematch.routing.offers import charge_description, providers_holding_seats, route_matched
@@ -94,6 +103,22 @@ class _Decision:
     suppressed: bool
     partners: frozenset[str]
     verdict: Verdict = field(default_factory=Verdict)
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """A claimed lead with what its auction needs, read with the rest of its round."""
+
+    event_id: str
+    token: str
+    lead: Lead  # detached, its consent loaded
+    now: datetime
+    suppressed: bool  # its consumer opted out of sale since it was taken
+    sellable: bool
+    buyers: list[Buyer]  # whose terms take it, under their daily caps
+    spent: dict[str, Spending]
+    reads: GateReads
+    partners: frozenset[str]
 
 
 class _Decider:
@@ -216,8 +241,8 @@ class RoutingStage:
         if free <= 0:
             return 0
         claimed = self._claim(free)
-        for event_id, lead_id, token in claimed:
-            future = self._auctions.submit(self._route_safely, event_id, lead_id, token)
+        for prepared in self._read_round(claimed):
+            future = self._auctions.submit(self._auction_safely, prepared)
             with self._lock:
                 self._running.add(future)
             future.add_done_callback(self._finished)
@@ -273,39 +298,83 @@ class RoutingStage:
             session.commit()
         return [(row.id, row.lead_id, token) for row in rows]
 
-    def _route_safely(self, event_id: str, lead_id: str, token: str) -> None:
-        # Log lines of this auction name its lead (route() sets the reference once it has read it).
-        named = LEAD_REFERENCE.set(None)
+    def _read_round(self, claimed: list[tuple[str, str, str]]) -> list[_Prepared]:
+        """What the auctions of a round of claimed leads need before their pings, read together;
+        should that fail, one lead at a time, so one bad lead holds up no other (its event's
+        lease runs out and another round routes it again)."""
+        if not claimed:
+            return []
         try:
-            self.route(event_id, lead_id, token)
+            return self._read_together(claimed)
+        except Exception:
+            if len(claimed) == 1:
+                log.exception("routing lead %s failed; it is routed again after its lease", claimed[0][1])
+                return []
+            log.exception("reading a round of %d leads failed; reading them one at a time", len(claimed))
+        prepared = []
+        for one in claimed:
+            try:
+                prepared += self._read_together([one])
+            except Exception:
+                log.exception("routing lead %s failed; it is routed again after its lease", one[1])
+        return prepared
+
+    def _read_together(self, claimed: list[tuple[str, str, str]]) -> list[_Prepared]:
+        """The round's leads, whether their consumers opted out, their buyers and what those spent,
+        and what the quality gate needs: one statement each for the whole round."""
+        now = self.clock()
+        with self.session_factory() as session:
+            leads = {lead.id: lead for lead in session.scalars(
+                select(Lead).where(Lead.id.in_([lead_id for _, lead_id, _ in claimed]))
+                .options(joinedload(Lead.consent)))}
+            # A lead erased meanwhile is not routed: its event went with it.
+            present = [(event_id, leads[lead_id], token) for event_id, lead_id, token in claimed if lead_id in leads]
+            opted_out = suppressed_keys(session=session, keys=[key for _, lead, _ in present if not lead.do_not_sell
+                                                               for key in keys_of_lead(lead)])
+            suppressed = {lead.id: not lead.do_not_sell and any(key in opted_out for key in keys_of_lead(lead))
+                          for _, lead, _ in present}
+            # A duplicate by the site's rule may still go to a buyer with a duplicate rule of its own.
+            sellable = {lead.id: not (lead.do_not_sell or suppressed[lead.id] or barred_reason(lead))
+                        for _, lead, _ in present}
+            buyers, spent = qualifying_buyers_each(
+                session, {lead.id: Place(lead.vertical, lead.service, lead.state, lead.zip)
+                          for _, lead, _ in present if sellable[lead.id]}, now)
+            reads = read_for_gate(session, [(lead, buyers.get(lead.id, [])) for _, lead, _ in present], self.settings)
+            # Only companies on the marketing-partners list the consumer saw get the lead.
+            partners = {lead.id: lead_partners(session, lead) for _, lead, _ in present}
+            session.expunge_all()
+        return [_Prepared(event_id, token, lead, now, suppressed[lead.id], sellable[lead.id],
+                          buyers.get(lead.id, []), spent, reads[lead.id], partners[lead.id])
+                for event_id, lead, token in present]
+
+    def _auction_safely(self, prepared: _Prepared) -> None:
+        # Log lines of this auction name its lead.
+        named = LEAD_REFERENCE.set(shown_reference(prepared.lead.reference))
+        try:
+            self._auction(prepared)
         except Exception:
             # The event's lease runs out and another round routes the lead again.
-            log.exception("routing lead %s failed; it is routed again after its lease", lead_id)
+            log.exception("routing lead %s failed; it is routed again after its lease", prepared.lead.id)
         finally:
             LEAD_REFERENCE.reset(named)
 
     # -- one lead -----------------------------------------------------------------------------
 
     def route(self, event_id: str, lead_id: str, token: str) -> None:
-        """Ping, decide, commit the outcome with the first posts, and mark the event done."""
-        now = self.clock()
+        """Route one claimed lead, in this thread: read, ping, decide, commit the outcome with the
+        first posts, and mark the event done (what a round does for each of its leads)."""
+        for prepared in self._read_together([(event_id, lead_id, token)]):
+            self._auction(prepared)
+
+    def _auction(self, prepared: _Prepared) -> None:
+        """Judge, ping, decide, commit the outcome with the first posts, and mark the event done."""
+        lead, buyers = prepared.lead, prepared.buyers
+        # A session of its own for the buyers' duplicate rules (it connects only if one reads).
         with self.session_factory() as session:
-            lead = session.scalars(select(Lead).where(Lead.id == lead_id).options(joinedload(Lead.consent))).first()
-            if lead is None:
-                return  # erased meanwhile; the event went with it
-            LEAD_REFERENCE.set(shown_reference(lead.reference))
-            suppressed = not lead.do_not_sell and is_suppressed(session=session, keys=keys_of_lead(lead))
-            # A duplicate by the site's rule may still go to a buyer with a duplicate rule of its own.
-            sellable = not (lead.do_not_sell or suppressed or barred_reason(lead))
-            buyers, spent = qualifying_buyers(session, vertical=lead.vertical, service=lead.service,
-                                              state=lead.state, zip_code=lead.zip, now=now) if sellable else ([], {})
-            verdict = judge(session, lead, gate=self.gate, settings=self.settings, buyers=buyers, now=now,
-                            sellable=sellable)
-            if verdict.held or barred_reason(lead):
-                buyers = []
-            # Only companies on the marketing-partners list the consumer saw get the lead.
-            partners = lead_partners(session, lead)
-            session.expunge_all()
+            verdict = judge(session, lead, prepared.reads, gate=self.gate, buyers=buyers, now=prepared.now,
+                            sellable=prepared.sellable)
+        if verdict.held or barred_reason(lead):
+            buyers = []
         # Buyers the gate keeps from this lead are not pinged: a pass saying why.
         turned_away = [Bid(buyer.id, None, buyer.exclusive, _ms_since(lead), pinged=False,
                            detail=verdict.excluded[buyer.id]) for buyer in buyers if buyer.id in verdict.excluded]
@@ -314,17 +383,18 @@ class RoutingStage:
         bids = turned_away + run_pings(lead=lead, buyers=buyers, sender=self._pings,
                                        timeout_ms=self.settings.ping_timeout_ms,
                                        max_bid_cents=self.settings.max_bid_cents,
-                                       since=lambda: _ms_since(lead), partners=partners)
+                                       since=lambda: _ms_since(lead), partners=prepared.partners)
         if buyers:
             observe_auction(time.monotonic() - pinging)
         by_id = {buyer.id: buyer for buyer in buyers}
-        bids = [_within_budget(bid, by_id[bid.buyer_id], spent[bid.buyer_id]) if bid.buyer_id in by_id else bid
+        bids = [_within_budget(bid, by_id[bid.buyer_id], prepared.spent[bid.buyer_id]) if bid.buyer_id in by_id else bid
                 for bid in bids]
         for bid in bids:
             count_bid(bid.buyer_id, _bid_outcome(bid))
         # Decided with the other leads whose bids are in, in one transaction; this thread waits for
         # its commit, so an auction counts as under way until its outcome is committed.
-        self._decisions.decide(_Decision(event_id, lead_id, token, bids, suppressed, partners, verdict)).result()
+        self._decisions.decide(_Decision(prepared.event_id, lead.id, prepared.token, bids, prepared.suppressed,
+                                         prepared.partners, verdict)).result()
 
     def _decide_together(self, decisions: list[_Decision]) -> None:
         """Commit the outcomes of several leads at once (one transaction, one commit): their events

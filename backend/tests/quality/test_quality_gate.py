@@ -7,13 +7,14 @@ from datetime import timedelta
 
 import pytest
 from sqlalchemy import insert, update
+from statements_run import statements_run
 
 from servicematch.events.models import FunnelEvent
 from servicematch.intake.models import QUALITY_HELD, QUALITY_PASSED, ConsentRecord, Lead
 from servicematch.kernel.clock import as_utc, utcnow
 from servicematch.quality import reasons as r
 from servicematch.quality.gate import QualityGate, consent_proof_fields, quality_summary, record
-from servicematch.quality.history import History, read_history
+from servicematch.quality.history import History, read_histories, read_history
 from servicematch.quality.trustedform import CertificateCheck
 from servicematch.quality.twilio_lookup import PhoneLookup
 
@@ -115,6 +116,21 @@ def test_the_tabs_first_event_for_this_service_is_the_servers_clock(client, app,
     assert history_of(app, settings, lead_id).first_seen_at == as_utc(created) - timedelta(seconds=3)
     _, assessment = assess(app, settings, lead_id)
     assert assessment.reasons == [r.FORM_TIMING_MISMATCH, r.FORM_TOO_FAST] and assessment.hold
+
+
+def test_a_round_of_leads_reads_its_histories_in_one_statement_each_as_if_alone(client, app, index, settings):  # noqa: F811
+    first = submit(client, lead_body(index, email="a@example.com", address1="1 Oak St"))
+    seen_tab(app, seconds_ago=30)
+    second = submit(client, lead_body(index, email="b@example.com", address1="1 Oak St"))
+    third = submit(client, lead_body(index, phone="5125550177", email="c@example.com", address1="9 Elm St"))
+    leads = [stored_lead(app, lead_id) for lead_id in (third, first, second)]
+    with statements_run(app.state.engine) as statements, app.state.session_factory() as session:
+        together = read_histories(session, leads, settings)
+    assert len(statements) == 1
+    assert together == {lead_id: history_of(app, settings, lead_id) for lead_id in (first, second, third)}
+    assert (together[second].phone_leads, together[second].address_leads, together[second].ip_leads) == (1, 1, 1)
+    assert (together[third].phone_leads, together[third].address_leads) == (0, 0)
+    assert together[second].first_seen_at is not None
 
 
 @pytest.fixture

@@ -7,7 +7,8 @@ import hashlib
 
 import pytest
 from sold_leads import store_lead
-from sqlalchemy import event, select
+from sqlalchemy import select
+from statements_run import statements_run
 
 from servicematch.intake.models import Lead
 from servicematch.privacy.actions import erase
@@ -18,6 +19,7 @@ from servicematch.quality.suppression import (
     normalise_list_email,
     normalise_phone,
     suppressed,
+    suppressed_each,
 )
 from servicematch.quality.suppression_import import ImportRequest, import_list
 
@@ -109,17 +111,36 @@ def test_a_phone_list_never_matches_an_email_and_the_other_way_round(app):
 def test_the_check_is_one_query_whatever_it_is_asked(make_buyer, app):
     buyers = [make_buyer(f"Buyer {n}") for n in range(3)]
     _import(app, [PHONE], "litigators")
-    statements: list[str] = []
-
-    def seen(_connection, _cursor, statement, *_args) -> None:
-        statements.append(statement)
-
-    event.listen(app.state.engine, "before_cursor_execute", seen)
-    try:
+    with statements_run(app.state.engine) as statements:
         assert _check(app, buyer_ids=buyers).global_lists == ["litigators"]
-    finally:
-        event.remove(app.state.engine, "before_cursor_execute", seen)
     assert len([s for s in statements if s.lstrip().upper().startswith("SELECT")]) == 1
+
+
+def test_a_round_of_leads_is_checked_in_one_query_each_as_if_alone(make_buyer, app):
+    leads_direct, quote_co = make_buyer("Leads Direct"), make_buyer("Quote Co")
+    _import(app, [PHONE], "litigators")
+    _import(app, ["5125550199"], "leads-direct-customers", buyer_id=leads_direct)
+    _import(app, [EMAIL], "quote-co-old", buyer_id=quote_co)
+    asks = {
+        "on a global list": (PHONE, "someone@example.com", [leads_direct, quote_co]),
+        "on one buyer's list": ("5125550199", "other@example.com", [leads_direct, quote_co]),
+        # The same number, but routing does not ask about that buyer for this lead.
+        "its buyer not asked about": ("5125550199", None, [quote_co]),
+        "on the other buyer's list by e-mail": ("5125550123", EMAIL, [leads_direct, quote_co]),
+        "on none": ("5125550124", "nobody@example.com", [leads_direct]),
+        "nothing to check": ("", None, [leads_direct]),
+    }
+    with statements_run(app.state.engine) as statements, app.state.session_factory() as session:
+        together = suppressed_each(session, asks)
+    assert len(statements) == 1
+    alone = {key: _check(app, phone=phone, email=email, buyer_ids=buyer_ids)
+             for key, (phone, email, buyer_ids) in asks.items()}
+    assert together == alone
+    assert together["on a global list"].global_lists == ["litigators"]
+    assert together["on one buyer's list"] == Suppression(buyers={leads_direct: "leads-direct-customers"})
+    assert together["its buyer not asked about"] == Suppression()
+    assert together["on the other buyer's list by e-mail"] == Suppression(buyers={quote_co: "quote-co-old"})
+    assert together["on none"] == together["nothing to check"] == Suppression()
 
 
 def test_nothing_to_check_asks_nothing(app):

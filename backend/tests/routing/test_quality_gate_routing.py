@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import bidding_buyers
 from delivery_fixtures import route_accepted
-from sqlalchemy import select
+from sqlalchemy import select, update
+from statements_run import statements_run
 
 from servicematch.intake.models import QUALITY_HELD, QUALITY_RELEASED, Lead, LeadEvent
+from servicematch.intake.service import LeadTransactions
 from servicematch.quality.suppression_import import ImportRequest, import_list
 from servicematch.routing.models import Auction, ProviderOffer, Sale
 from servicematch.routing.reports import waterfall
@@ -91,3 +93,58 @@ def test_a_held_lead_reaches_nobody_until_released_then_is_sold(app, settings, m
     assert len(buyer.pings) == 1 and buyer.pings[0].json["quality"]["score"] == stored.quality_score
     with session_factory() as session:
         assert [sale.buyer_id for sale in session.scalars(select(Sale).where(Sale.lead_id == lead.id))]
+
+
+def store_unrouted(app, settings, make_lead, phones: list[str]) -> list[Lead]:
+    """Leads stored in one transaction and not yet routed, so one round of the worker takes them all."""
+    batch = [make_lead(store=False, phone=phone) for phone in phones]
+    transactions = LeadTransactions(session_factory=app.state.session_factory, settings=settings,
+                                    index=app.state.catalog)
+    return [stored.lead for stored in transactions.store_together(batch)]
+
+
+def test_a_round_of_leads_is_read_together_and_each_lead_gets_what_it_would_alone(app, settings, make_lead, buyers,
+                                                                                 session_factory, worker):
+    careful, other = buyers(ping_answer={"bid": 30}), buyers(ping_answer={"bid": 20})
+    careful_id = add_buyer(app, "Own List Leads LLC", careful)
+    add_buyer(app, "Other Leads LLC", other)
+    suppress(app, ["5125552301"], name="litigators")
+    suppress(app, ["5125552302"], name="own-customers", buyer_id=careful_id)
+    listed, own_listed, clean = store_unrouted(app, settings, make_lead, ["5125552301", "5125552302", CLEAN_PHONE])
+    with statements_run(app.state.engine) as reads:
+        route_accepted(app, settings)
+    worker.run_until_idle()
+    # One read of the buyers and one of the suppression lists for the three leads.
+    assert len([s for s in reads if "FROM buyers" in s and "buyers.active" in s]) == 1
+    assert len([s for s in reads if "FROM suppression_entries" in s]) == 1
+    with session_factory() as session:
+        pinged = {lead.id: sorted(step["buyer"] for step in waterfall(session, lead.id) if step["kind"] == "ping")
+                  for lead in (listed, own_listed, clean)}
+    assert pinged == {listed.id: [], own_listed.id: ["Other Leads LLC"],
+                      clean.id: ["Other Leads LLC", "Own List Leads LLC"]}
+    assert len(careful.pings) == 1 and len(other.pings) == 2
+    with session_factory() as session:
+        assert "suppressed:litigators" in session.get(Lead, listed.id).quality_reasons
+        own = [(step["kind"], step["detail"]) for step in waterfall(session, own_listed.id)
+               if step["buyer"] == "Own List Leads LLC"]
+        assert own == [("pass", "on its own suppression list own-customers")]
+        assert {sale.lead_id for sale in session.scalars(select(Sale))} == {own_listed.id, clean.id}
+
+
+def test_a_lead_that_cannot_be_read_holds_up_no_other_in_its_round(app, settings, make_lead, buyers, session_factory,
+                                                                  worker, caplog):
+    buyer = buyers(ping_answer={"bid": 20})
+    add_buyer(app, "Steady Leads LLC", buyer)
+    broken, *fine = store_unrouted(app, settings, make_lead, ["5125552311", "5125552312", "5125552313"])
+    with session_factory() as session:
+        session.execute(update(Lead).where(Lead.id == broken.id).values(personal_data=b"not a ciphertext"))
+        session.commit()
+    route_accepted(app, settings)
+    worker.run_until_idle()
+    assert len(buyer.pings) == 2
+    assert f"routing lead {broken.id} failed; it is routed again after its lease" in caplog.text
+    with session_factory() as session:
+        events = {row.lead_id: row for row in session.scalars(select(LeadEvent))}
+        assert events[broken.id].done_at is None and events[broken.id].claimed_until is not None
+        assert all(events[lead.id].done_at is not None for lead in fine)
+        assert {sale.lead_id for sale in session.scalars(select(Sale))} == {lead.id for lead in fine}
