@@ -7,9 +7,10 @@ same cause twice (a retried call, a replayed webhook) finds the first entry and 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import case, literal, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -97,16 +98,34 @@ def post_new(session: Session, account: LedgerAccount, entries: list[LedgerEntry
     before, so none is looked for and no savepoint guards the insert: the entries are flushed with
     the rest of the transaction, and a second posting of a cause would still fail on the ledger's
     unique key, rolling back the transaction that made the cause."""
-    if not entries:
+    post_new_together(session, {account: entries})
+
+
+def post_new_together(session: Session, postings: Mapping[LedgerAccount, list[LedgerEntry]]) -> None:
+    """`post_new` for several accounts: every balance moved by one UPDATE, whose rows are found
+    through the primary key in id order, so two transactions at once lock them in the same order."""
+    moves: dict[str, tuple[int, datetime]] = {}
+    for account, entries in sorted(postings.items(), key=lambda posting: posting[0].id):
+        if not entries:
+            continue
+        for entry in entries:
+            entry.account_id = account.id
+        session.add_all(entries)
+        moves[account.id] = (sum(int(entry.amount_cents) for entry in entries),
+                             max(entry.created_at for entry in entries))
+    if not moves:
         return
-    for entry in entries:
-        entry.account_id = account.id
-    session.add_all(entries)
-    total, at = sum(int(entry.amount_cents) for entry in entries), max(entry.created_at for entry in entries)
-    session.execute(update(LedgerAccount).where(LedgerAccount.id == account.id)
-                    .values(balance_cents=LedgerAccount.balance_cents + total, updated_at=at)
+    moved_at = LedgerAccount.updated_at.type
+    session.execute(update(LedgerAccount).where(LedgerAccount.id.in_(list(moves)))
+                    .values(balance_cents=LedgerAccount.balance_cents + case(
+                                {account_id: total for account_id, (total, _) in moves.items()},
+                                value=LedgerAccount.id),
+                            updated_at=case({account_id: literal(at, moved_at) for account_id, (_, at) in moves.items()},
+                                            value=LedgerAccount.id))
                     .execution_options(synchronize_session=False))
-    session.expire(account, ["balance_cents", "updated_at"])
+    for account in postings:
+        if account.id in moves:
+            session.expire(account, ["balance_cents", "updated_at"])
 
 
 def _posted(session: Session, account_id: str, cause: str, cause_id: str, kind: str) -> LedgerEntry | None:

@@ -257,9 +257,9 @@ def spending(session: Session, buyer_ids: list[str], now: datetime) -> dict[str,
 
 
 def count_sales(session: Session, sales: list[Sale]) -> None:
-    """Add sales to their buyers' days (in the sales' transaction): one statement a buyer and day,
-    in buyer order, so two workers counting sales of the same buyers at once lock their rows in the
-    same order and never wait on each other in a circle."""
+    """Add sales to their buyers' days (in the sales' transaction): one statement, its rows in buyer
+    order, which the upsert takes them in, so two workers counting sales of the same buyers at once
+    lock their rows in the same order and never wait on each other in a circle."""
     totals: dict[tuple[str, date], list[int]] = {}
     for sale in sales:
         if sale.buyer_id is not None:
@@ -270,11 +270,11 @@ def count_sales(session: Session, sales: list[Sale]) -> None:
         return
     table = BuyerSpendDay.__table__
     insert = postgresql_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
-    for (buyer_id, day), (leads, cents) in sorted(totals.items()):
-        statement = insert(table).values(buyer_id=buyer_id, day=day, leads=leads, cents=cents)
-        session.connection().execute(statement.on_conflict_do_update(
-            index_elements=[table.c.buyer_id, table.c.day],
-            set_={"leads": table.c.leads + statement.excluded.leads, "cents": table.c.cents + statement.excluded.cents}))
+    statement = insert(table).values([{"buyer_id": buyer_id, "day": day, "leads": leads, "cents": cents}
+                                      for (buyer_id, day), (leads, cents) in sorted(totals.items())])
+    session.connection().execute(statement.on_conflict_do_update(
+        index_elements=[table.c.buyer_id, table.c.day],
+        set_={"leads": table.c.leads + statement.excluded.leads, "cents": table.c.cents + statement.excluded.cents}))
 
 
 def wants(buyer: Buyer, *, vertical: str, service: str, state: str | None, zip_code: str | None,

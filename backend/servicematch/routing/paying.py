@@ -28,7 +28,7 @@ from servicematch.ledger.models import (
     LedgerEntry,
     Terms,
 )
-from servicematch.ledger.postings import accounts_of, post_new
+from servicematch.ledger.postings import accounts_of, post_new_together
 from servicematch.ledger.terms import can_take, hold_reason_for, open_account
 from servicematch.routing.buyers import count_sales
 from servicematch.routing.models import AuctionStep, Buyer, Sale, StepKind
@@ -108,14 +108,15 @@ class Purse:
         charges: dict[str, list[_Charge]] = {}
         for charge in self._charges:
             charges.setdefault(charge.sale.buyer_id, []).append(charge)
-        touched = [self.accounts[owner] for owner in owners | self._able if owner in self.accounts]
-        for account in sorted(touched, key=lambda account: account.id):
-            # The batch's sales were made in this transaction: their charges are new by construction.
-            post_new(session, account, [LedgerEntry(
-                kind=EntryKind.CHARGE, amount_cents=-charge.sale.price_cents, cause=Cause.SALE,
-                cause_id=charge.sale.id, lead_id=charge.lead_id, description=charge.description,
-                vertical=charge.vertical, service=charge.service, state=charge.state, created_by="system",
-                created_at=charge.sale.created_at) for charge in charges.get(account.owner_id, [])])
+        touched = sorted((self.accounts[owner] for owner in owners | self._able if owner in self.accounts),
+                         key=lambda account: account.id)
+        # The batch's sales were made in this transaction: their charges are new by construction.
+        post_new_together(session, {account: [LedgerEntry(
+            kind=EntryKind.CHARGE, amount_cents=-charge.sale.price_cents, cause=Cause.SALE,
+            cause_id=charge.sale.id, lead_id=charge.lead_id, description=charge.description,
+            vertical=charge.vertical, service=charge.service, state=charge.state, created_by="system",
+            created_at=charge.sale.created_at) for charge in charges.get(account.owner_id, [])] for account in touched})
+        for account in touched:
             held = account.hold_reason
             if account.owner_id in self._refused:
                 holds.hold(session, account, hold_reason_for(self._refused[account.owner_id]), self.now)
