@@ -239,7 +239,7 @@ class DeliveryWorker:
 
     def _prepare(self, claims: list[Claim]) -> dict[str, SendResult | Send]:
         """Build every claimed message in one session: one query for the round's deliveries, their
-        leads with the consent records (the buyer payload's IP) and their providers, and each
+        leads with the consent records (the buyer payload's IP), their providers and buyers, and each
         lead's payload decrypted once for all its targets."""
         if not claims:
             return {}
@@ -248,7 +248,8 @@ class DeliveryWorker:
         with self.session_factory() as session:
             deliveries = session.scalars(
                 select(Delivery).where(Delivery.id.in_([claim.delivery_id for claim in claims]))
-                .options(joinedload(Delivery.lead).joinedload(Lead.consent), joinedload(Delivery.provider))
+                .options(joinedload(Delivery.lead).joinedload(Lead.consent), joinedload(Delivery.provider),
+                         joinedload(Delivery.buyer))
             ).unique().all()
             leads = RoundLeads(self.payload_builder, self.settings, session,
                                receipt_leads=[d.lead_id for d in deliveries if d.payload_kind != "lead"],

@@ -7,7 +7,7 @@ operator's resend included, sends them after a stop; the console asks before it 
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import String, cast, null, select, union_all
 from sqlalchemy.orm import Session
 
 from servicematch.delivery.models import Delivery
@@ -28,13 +28,17 @@ ERASED = "the consumer's data was erased"
 
 
 def withdrawal_reasons(session: Session, lead_ids: list[str]) -> dict[str, str]:
-    """For each of these leads that may go to nobody, why (an erasure before a withdrawal); two queries."""
+    """For each of these leads that may go to nobody, why (an erasure before a withdrawal); one query."""
     if not lead_ids:
         return {}
-    reasons = {lead_id: f"{WITHDREW} ({method})" for lead_id, method in session.execute(
-        select(LeadRevocation.lead_id, LeadRevocation.method).where(LeadRevocation.lead_id.in_(lead_ids)))}
-    reasons |= dict.fromkeys(session.scalars(select(LeadErasure.lead_id).where(LeadErasure.lead_id.in_(lead_ids))),
-                             ERASED)
+    withdrawals = select(LeadRevocation.lead_id, LeadRevocation.method).where(LeadRevocation.lead_id.in_(lead_ids))
+    erasures = select(LeadErasure.lead_id, cast(null(), String)).where(LeadErasure.lead_id.in_(lead_ids))
+    reasons: dict[str, str] = {}
+    for lead_id, method in session.execute(union_all(withdrawals, erasures)):
+        if method is None:
+            reasons[lead_id] = ERASED
+        else:
+            reasons.setdefault(lead_id, f"{WITHDREW} ({method})")
     return reasons
 
 
