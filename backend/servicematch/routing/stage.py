@@ -226,6 +226,7 @@ class RoutingStage:
         # workers side by side on PostgreSQL take turns through the providers' row locks.
         self._deciding = threading.Lock()
         self._running: set[Future] = set()
+        self._reading = 0  # leads claimed whose round is being read, not yet running on their own
         self._settling: set[Future] = set()  # answers handed to the decider, not yet settled
         self._decisions = _Decider(self._decide_together, self.settle_now)
         self.gate = QualityGate(settings)
@@ -235,18 +236,37 @@ class RoutingStage:
     # -- events -------------------------------------------------------------------------------
 
     def start_due(self) -> int:
-        """Claim pending events for the free slots and start their auctions; how many started."""
+        """Claim pending events for the free slots and start their auctions; how many started. The
+        round's reads run on an auction thread, so the dispatcher goes straight back to sending."""
         with self._lock:
-            free = CONCURRENT_AUCTIONS - len(self._running)
+            free = CONCURRENT_AUCTIONS - len(self._running) - self._reading
         if free <= 0:
             return 0
         claimed = self._claim(free)
-        for prepared in self._read_round(claimed):
-            future = self._auctions.submit(self._auction_safely, prepared)
+        if claimed:
             with self._lock:
-                self._running.add(future)
-            future.add_done_callback(self._finished)
+                self._reading += len(claimed)
+            self._start(self._start_round, claimed)
         return len(claimed)
+
+    def _start(self, work: Callable, *args) -> None:
+        future = self._auctions.submit(work, *args)
+        with self._lock:
+            self._running.add(future)
+        future.add_done_callback(self._finished)
+
+    def _start_round(self, claimed: list[tuple[str, str, str]]) -> None:
+        """Read a claimed round, then start each lead's auction on a thread of its own. Each is
+        counted as running before the round is done, so the stage never looks idle in between."""
+        try:
+            for prepared in self._read_round(claimed):
+                try:
+                    self._start(self._auction_safely, prepared)
+                except RuntimeError:  # shutting down: no new threads, so this one runs the auction
+                    self._auction_safely(prepared)
+        finally:
+            with self._lock:
+                self._reading -= len(claimed)
 
     def busy(self) -> bool:
         with self._lock:
