@@ -1,8 +1,8 @@
 """The quality gate routing runs on each lead before any ping or offer (docs/quality.md).
 
     gate = QualityGate(settings)                      # once per worker: the clients, the pool
-    history = read_history(session, lead, settings)   # in routing's read; the gate's one query
-    assessment = gate.assess(lead, history)           # after it: offline checks, then third parties
+    histories = read_histories(session, leads, settings)  # in routing's read of a round: one query
+    assessment = gate.assess(lead, histories[lead.id])    # after it: offline checks, then third parties
     record(lead, assessment)                          # score, reasons, status and proof on the lead
 
 The offline checks (phone, e-mail, form, velocity) are pure functions of the lead, its decrypted
