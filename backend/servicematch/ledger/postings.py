@@ -92,18 +92,14 @@ def post(session: Session, account: LedgerAccount, *, kind: str, amount_cents: i
     return entry
 
 
-def post_new(session: Session, account: LedgerAccount, entries: list[LedgerEntry]) -> None:
+def post_new(session: Session, postings: Mapping[LedgerAccount, list[LedgerEntry]]) -> None:
     """Add entries whose causes were made in the caller's transaction (the sales a batch of auctions
-    just recorded) and move the balance by their sum, once. Nothing can have posted such a cause
-    before, so none is looked for and no savepoint guards the insert: the entries are flushed with
-    the rest of the transaction, and a second posting of a cause would still fail on the ledger's
-    unique key, rolling back the transaction that made the cause."""
-    post_new_together(session, {account: entries})
-
-
-def post_new_together(session: Session, postings: Mapping[LedgerAccount, list[LedgerEntry]]) -> None:
-    """`post_new` for several accounts: every balance moved by one UPDATE, whose rows are found
-    through the primary key in id order, so two transactions at once lock them in the same order."""
+    just recorded), {account: its entries}, and move each balance by its entries' sum, all in one
+    UPDATE whose rows are found through the primary key in id order, so two transactions at once
+    lock them in the same order. Nothing can have posted such a cause before, so none is looked for
+    and no savepoint guards the insert: the entries are flushed with the rest of the transaction,
+    and a second posting of a cause would still fail on the ledger's unique key, rolling back the
+    transaction that made the cause."""
     moves: dict[str, tuple[int, datetime]] = {}
     for account, entries in sorted(postings.items(), key=lambda posting: posting[0].id):
         if not entries:

@@ -28,7 +28,7 @@ from servicematch.ledger.models import (
     LedgerEntry,
     Terms,
 )
-from servicematch.ledger.postings import accounts_of, post_new_together
+from servicematch.ledger.postings import accounts_of, post_new
 from servicematch.ledger.terms import can_take, hold_reason_for, open_account
 from servicematch.routing.buyers import count_sales
 from servicematch.routing.models import AuctionStep, Buyer, Sale, StepKind
@@ -111,7 +111,7 @@ class Purse:
         touched = sorted((self.accounts[owner] for owner in owners | self._able if owner in self.accounts),
                          key=lambda account: account.id)
         # The batch's sales were made in this transaction: their charges are new by construction.
-        post_new_together(session, {account: [LedgerEntry(
+        post_new(session, {account: [LedgerEntry(
             kind=EntryKind.CHARGE, amount_cents=-charge.sale.price_cents, cause=Cause.SALE,
             cause_id=charge.sale.id, lead_id=charge.lead_id, description=charge.description,
             vertical=charge.vertical, service=charge.service, state=charge.state, created_by="system",
