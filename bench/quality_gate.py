@@ -132,9 +132,10 @@ def server_times(app, gate: QualityGate, planned: list[Planned]) -> dict[str, li
     times: dict[str, list[float]] = {"planning": [], "execution": []}
     with app.state.session_factory() as session:
         connection = session.connection()
-        compiled = histories_statement(1).compile(dialect=connection.dialect)
+        compiled = histories_statement(connection.dialect.name).compile(dialect=connection.dialect)
         for lead in planned[::5]:
-            params = compiled.construct_params(history_parameters([read_lead(session, lead.lead_id)], gate.settings))
+            params = compiled.construct_params(history_parameters([read_lead(session, lead.lead_id)], gate.settings,
+                                                                  connection.dialect))
             [(plan_json,)] = connection.exec_driver_sql(f"EXPLAIN (ANALYZE, FORMAT JSON) {compiled.string}", params)
             times["planning"].append(plan_json[0]["Planning Time"])
             times["execution"].append(plan_json[0]["Execution Time"])

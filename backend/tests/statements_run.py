@@ -7,6 +7,7 @@ from contextlib import contextmanager
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from sqlalchemy.engine.interfaces import CacheStats
 
 
 @contextmanager
@@ -21,3 +22,20 @@ def statements_run(engine: Engine) -> Iterator[list[str]]:
         yield statements
     finally:
         event.remove(engine, "before_cursor_execute", seen)
+
+
+@contextmanager
+def statements_uncached(engine: Engine) -> Iterator[list[str]]:
+    """The statements run while a block runs that SQLAlchemy could not cache, so compiled them again
+    for every execution: a statement with no cache key, such as a multi-row VALUES built from data."""
+    uncached: list[str] = []
+
+    def seen(_connection, _cursor, statement, _parameters, context, _executemany) -> None:
+        if context is not None and context.cache_hit in (CacheStats.NO_CACHE_KEY, CacheStats.CACHING_DISABLED):
+            uncached.append(statement)
+
+    event.listen(engine, "after_cursor_execute", seen)
+    try:
+        yield uncached
+    finally:
+        event.remove(engine, "after_cursor_execute", seen)

@@ -16,14 +16,14 @@ from sqlalchemy import (
     String,
     and_,
     bindparam,
-    cast,
     column,
+    func,
     insert,
     or_,
     select,
     update,
-    values,
 )
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.orm import Session, sessionmaker
 
 from servicematch.delivery import endpoints
@@ -217,26 +217,27 @@ _FILL_IN_ATTEMPT = (
             response_body=bindparam("response_body"), duration_ms=bindparam("duration_ms"),
             outcome=bindparam("outcome"))
 )
-_ANSWER_COLUMNS = (column("attempt_id", String), column("target", String), column("status_code", Integer),
-                   column("error", String), column("response_body", String), column("duration_ms", Integer),
-                   column("outcome", String))
+_ANSWER_COLUMNS = (("attempt_id", String), ("target", String), ("status_code", Integer), ("error", String),
+                   ("response_body", String), ("duration_ms", Integer), ("outcome", String))
+# PostgreSQL: a round's answers as one array a column, zipped into rows by unnest(), so the statement
+# is the same for every round size and compiled once.
+_ANSWERS = (func.unnest(*(bindparam(f"{name}s", type_=postgresql.ARRAY(kind)) for name, kind in _ANSWER_COLUMNS))
+            .table_valued(*(column(name, kind) for name, kind in _ANSWER_COLUMNS)).render_derived().alias("answers"))
+_FILL_IN_ATTEMPTS_AT_ONCE = (
+    update(_attempts).where(_attempts.c.id == _ANSWERS.c.attempt_id)
+    .values(**{name: _ANSWERS.c[name] for name, _ in _ANSWER_COLUMNS if name != "attempt_id"})
+)
 
 
 def _fill_in_attempts(connection, rows: list[dict]) -> None:
-    """Write each attempt's answer. PostgreSQL takes them all in one UPDATE ... FROM (VALUES ...),
+    """Write each attempt's answer. PostgreSQL takes them all in one UPDATE ... FROM unnest(...),
     where a batch of single-row updates would cost it a statement each; SQLite, in process, runs
     the batch of updates faster than it plans a join."""
     if connection.dialect.name != "postgresql":
         connection.execute(_FILL_IN_ATTEMPT, rows)
         return
-    answers = values(*_ANSWER_COLUMNS, name="answers").data(
-        [tuple(row[c.name] for c in _ANSWER_COLUMNS) for row in rows])
-    connection.execute(
-        update(_attempts).where(_attempts.c.id == answers.c.attempt_id)
-        # Cast: a column whose values are all NULL in this batch would otherwise be typed as text.
-        .values(**{c.name: cast(answers.c[c.name], _attempts.c[c.name].type)
-                   for c in _ANSWER_COLUMNS if c.name != "attempt_id"})
-    )
+    connection.execute(_FILL_IN_ATTEMPTS_AT_ONCE,
+                       {f"{name}s": [row[name] for row in rows] for name, _ in _ANSWER_COLUMNS})
 
 
 def _attempt_values(completion: Completion) -> dict:

@@ -9,6 +9,7 @@ ledger account's (ledger/terms.py): made with the buyer, in the same transaction
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -268,13 +269,22 @@ def count_sales(session: Session, sales: list[Sale]) -> None:
             total[1] += sale.price_cents
     if not totals:
         return
+    session.connection().execute(
+        _count_sales_statement(session.get_bind().dialect.name),
+        [{"buyer_id": buyer_id, "day": day, "leads": leads, "cents": cents}
+         for (buyer_id, day), (leads, cents) in sorted(totals.items())])
+
+
+@functools.cache
+def _count_sales_statement(dialect_name: str):
+    """One row's upsert, run for many rows at once: built and compiled once (a multi-row VALUES of
+    its own would be compiled again for every batch), and sent as one multi-row statement by the
+    driver's batching, the rows kept in the order given."""
     table = BuyerSpendDay.__table__
-    insert = postgresql_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
-    statement = insert(table).values([{"buyer_id": buyer_id, "day": day, "leads": leads, "cents": cents}
-                                      for (buyer_id, day), (leads, cents) in sorted(totals.items())])
-    session.connection().execute(statement.on_conflict_do_update(
+    statement = (postgresql_insert if dialect_name == "postgresql" else sqlite_insert)(table)
+    return statement.on_conflict_do_update(
         index_elements=[table.c.buyer_id, table.c.day],
-        set_={"leads": table.c.leads + statement.excluded.leads, "cents": table.c.cents + statement.excluded.cents}))
+        set_={"leads": table.c.leads + statement.excluded.leads, "cents": table.c.cents + statement.excluded.cents})
 
 
 def wants(buyer: Buyer, *, vertical: str, service: str, state: str | None, zip_code: str | None,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import bidding_buyers
 from delivery_fixtures import route_accepted
 from sqlalchemy import select, update
-from statements_run import statements_run
+from statements_run import statements_run, statements_uncached
 
 from servicematch.intake.models import QUALITY_HELD, QUALITY_RELEASED, Lead, LeadEvent
 from servicematch.intake.service import LeadTransactions
@@ -129,6 +129,23 @@ def test_a_round_of_leads_is_read_together_and_each_lead_gets_what_it_would_alon
                if step["buyer"] == "Own List Leads LLC"]
         assert own == [("pass", "on its own suppression list own-customers")]
         assert {sale.lead_id for sale in session.scalars(select(Sale))} == {own_listed.id, clean.id}
+
+
+def test_rounds_of_any_size_run_statements_compiled_once(app, settings, make_lead, buyers, worker):
+    """A statement built for each round size (or from each round's data) is compiled again and kept
+    in memory for every size seen: the worker grew by hundreds of megabytes that way."""
+    add_buyer(app, "First Leads LLC", buyers(ping_answer={"bid": 30}))
+    add_buyer(app, "Second Leads LLC", buyers(ping_answer={"bid": 20}))
+    with statements_run(app.state.engine) as statements, statements_uncached(app.state.engine) as uncached:
+        for phones in (["5125552321", "5125552322", "5125552323"], ["5125552324", "5125552325"]):
+            store_unrouted(app, settings, make_lead, phones)
+            route_accepted(app, settings)
+            worker.run_until_idle()
+    assert uncached == []
+    histories = {statement for statement in statements if "phone_leads" in statement}
+    assert len(histories) == 1
+    with app.state.session_factory() as session:
+        assert len({sale.lead_id for sale in session.scalars(select(Sale))}) == 5
 
 
 def test_a_lead_that_cannot_be_read_holds_up_no_other_in_its_round(app, settings, make_lead, buyers, session_factory,
