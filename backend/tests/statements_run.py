@@ -1,13 +1,23 @@
-"""The SQL statements an engine runs while a block runs: for tests that count round trips."""
+"""The SQL statements an engine runs while a block runs: for tests that count round trips, and
+for tests that find statements compiled again for every execution."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.engine.interfaces import CacheStats
+
+
+@contextmanager
+def _listening(engine: Engine, name: str, listener: Callable) -> Iterator[None]:
+    event.listen(engine, name, listener)
+    try:
+        yield
+    finally:
+        event.remove(engine, name, listener)
 
 
 @contextmanager
@@ -17,11 +27,8 @@ def statements_run(engine: Engine) -> Iterator[list[str]]:
     def seen(_connection, _cursor, statement, *_args) -> None:
         statements.append(statement)
 
-    event.listen(engine, "before_cursor_execute", seen)
-    try:
+    with _listening(engine, "before_cursor_execute", seen):
         yield statements
-    finally:
-        event.remove(engine, "before_cursor_execute", seen)
 
 
 @contextmanager
@@ -34,8 +41,5 @@ def statements_uncached(engine: Engine) -> Iterator[list[str]]:
         if context is not None and context.cache_hit in (CacheStats.NO_CACHE_KEY, CacheStats.CACHING_DISABLED):
             uncached.append(statement)
 
-    event.listen(engine, "after_cursor_execute", seen)
-    try:
+    with _listening(engine, "after_cursor_execute", seen):
         yield uncached
-    finally:
-        event.remove(engine, "after_cursor_execute", seen)
