@@ -98,11 +98,10 @@ def worker(once: bool) -> None:
 
     from servicematch.db.session import make_engine, make_session_factory
     from servicematch.db.wake_across import Listener, told_across
-    from servicematch.kernel.heap import cap_malloc_arenas, tune_for_serving
+    from servicematch.kernel.heap import tune_for_serving
     from servicematch.ops.sentry import start_sentry
     from servicematch.workers import make_worker
 
-    cap_malloc_arenas()  # before any thread starts
     settings = get_settings()
     if not once:
         # Counted into the deployment's shared metric files (a one-off run would clear them when

@@ -71,13 +71,12 @@ def run_child(settings: Settings, connection: Connection, to_parent: Connection 
     """The child: a delivery worker that sends until its parent closes the pipe."""
     from servicematch.db.session import make_engine, make_session_factory
     from servicematch.delivery.worker import BackgroundWorker
-    from servicematch.kernel.heap import cap_malloc_arenas, tune_for_serving
+    from servicematch.kernel.heap import tune_for_serving
     from servicematch.kernel.logs import configure_logging
     from servicematch.kernel.metrics import share_metrics_in
     from servicematch.ops.sentry import start_sentry
     from servicematch.workers import make_worker
 
-    cap_malloc_arenas()  # before any thread starts
     # A fresh interpreter (spawned): its lines in the web process's format, its errors to Sentry.
     configure_logging(settings.log_format)
     start_sentry(settings)
