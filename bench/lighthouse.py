@@ -38,7 +38,10 @@ under the minimums and prints this table.
 
 Minimums ({minimums}): {verdict}.
 A page under the Performance minimum is measured again, up to three runs, and its best run
-counts: other work on the same two cores can only slow a run down.
+counts: other work on the same two cores can only slow a run down. When Lighthouse finds the
+host slower than the high-end desktop its 4x slowdown assumes (benchmark index under 1,500), the
+next run's slowdown is scaled by that index, as Lighthouse's throttling guide advises; the last
+two columns give the counted run's index and slowdown.
 """
 
 

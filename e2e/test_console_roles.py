@@ -117,6 +117,10 @@ def test_a_session_ended_elsewhere_returns_to_sign_in_with_a_message(page: Page,
     sign_in(page, operators.analyst)
     # Let the dashboard's own requests finish first: one still under way when the session ends
     # returns the page to sign-in by itself, before the tap below (the same message, but no link).
+    # The panels below the figures ask for theirs only once the figures are drawn, which on a busy
+    # machine can be more than networkidle's half second later: wait for every panel to be drawn.
+    expect(page.get_by_role("heading", name="Call-flow clicks to call")).to_be_visible()
+    expect(page.get_by_role("status").filter(has_text="Loading")).to_have_count(0)
     page.wait_for_load_state("networkidle")
     # The session ends on the server (as on expiry) while the page still shows the console.
     page.evaluate(
