@@ -1,7 +1,7 @@
 """The worker, composed: routing (who gets each accepted lead), delivery (sending what routing
 decided), the privacy room's receipts and notices, routing's offer notices, the portal's review
 requests, and the chores (privacy retention, the dashboard's daily counts and asking consumers to rate
-providers hourly; closing lapsed offers every 30 s; its heartbeat every 5 s). Like app.py, a
+providers hourly; closing lapsed offers and returning freed memory every 30 s; its heartbeat every 5 s). Like app.py, a
 composition root: it may import every room, and no room imports it."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from servicematch.delivery.sending import MessagesByKind
 from servicematch.delivery.worker import Clock, DeliveryWorker
 from servicematch.kernel.chores import HourlyChore
 from servicematch.kernel.clock import utcnow
+from servicematch.kernel.heap import RELEASE_EVERY_SECONDS, release_freed_memory
 from servicematch.ledger.check import check_if_due
 from servicematch.ledger.hold_notices import HOLD_CHORE_SECONDS, check_holds
 from servicematch.ledger.models import AccountKind
@@ -70,7 +71,10 @@ def make_worker(*, session_factory: sessionmaker[Session], settings: Settings, c
                                                     people={AccountKind.BUYER: buyer_people,
                                                             AccountKind.PROVIDER: provider_people})),
                 # The reconciliation, once a day: its result is on the console's dashboard.
-                HourlyChore("ledger check", lambda: check_if_due(session_factory=session_factory, now=clock()))],
+                HourlyChore("ledger check", lambda: check_if_due(session_factory=session_factory, now=clock())),
+                # The malloc arenas' free pages back to the system, busy or not (kernel/heap.py).
+                HourlyChore("returning freed memory", release_freed_memory, every_seconds=RELEASE_EVERY_SECONDS,
+                            while_busy=True)],
         **options)
 
 

@@ -12,17 +12,20 @@ log = logging.getLogger("servicematch.chores")
 
 
 class HourlyChore:
-    """Poked whenever the worker is idle; runs `job` on a thread of its own (never holding up
+    """Poked whenever the worker is idle (or on every round, `while_busy`); runs `job` on a thread of its own (never holding up
     sends) if its period (an hour unless `every_seconds` says otherwise) has passed since it last
     started and it is not still running."""
 
     CHECK_EVERY_SECONDS = 3600.0
 
-    def __init__(self, name: str, job: Callable[[], None], *, every_seconds: float | None = None) -> None:
+    def __init__(self, name: str, job: Callable[[], object], *, every_seconds: float | None = None,
+                 while_busy: bool = False) -> None:
         self.name = name
         self.job = job
         if every_seconds is not None:
             self.CHECK_EVERY_SECONDS = every_seconds
+        # Poked on every round of the worker's loop, busy or not (else only when it is idle).
+        self.while_busy = while_busy
         self._checked_at: float | None = None
         self._thread: threading.Thread | None = None
 

@@ -78,13 +78,11 @@ class HeartbeatChore(HourlyChore):
     """A worker's beat as one of its chores: poked with the others, it beats every
     HEARTBEAT_SECONDS; `stop` (when the worker closes) waits for a beat under way and deletes the row."""
 
-    # A beat says the worker's loop goes round, busy or not: a worker that pokes `while_busy`
-    # chores on busy rounds too (a poke is one clock reading) beats on time while it sends.
-    while_busy = True
-
     def __init__(self, session_factory: sessionmaker[Session], *, worker_id: str,
                  every_seconds: float = HEARTBEAT_SECONDS) -> None:
-        super().__init__("heartbeat", self._beat, every_seconds=every_seconds)
+        # A beat says the worker's loop goes round, busy or not: poked on busy rounds too (a poke
+        # is one clock reading), it beats on time while the worker sends.
+        super().__init__("heartbeat", self._beat, every_seconds=every_seconds, while_busy=True)
         self.session_factory = session_factory
         self.worker_id = worker_id
         self.host = socket.gethostname()
