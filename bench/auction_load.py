@@ -224,6 +224,8 @@ async def measure(setup: dict, base_url: str, buyers_url: str, engine, web: int,
         # The load's own cost, to show it stays small: the buyers' process and this one (the client).
         load_before = cpu_seconds(buyers), time.process_time()
 
+        series: list[list[float]] = []  # each worker's RSS at each sample while the leads come and drain
+
         def sample() -> list[float]:
             now = [rss_and_threads(pid) for pid in workers]
             for i, (rss, count) in enumerate(now):
@@ -232,7 +234,7 @@ async def measure(setup: dict, base_url: str, buyers_url: str, engine, web: int,
 
         async def sample_every(seconds: float) -> None:
             while True:
-                sample()
+                series.append(sample())
                 await asyncio.sleep(seconds)
 
         sampler = asyncio.create_task(sample_every(setup["sample_seconds"]))
@@ -262,6 +264,7 @@ async def measure(setup: dict, base_url: str, buyers_url: str, engine, web: int,
             "worker_cpu_split": [after - before for before, after in zip(cpu_before[1:], cpu_after[1:], strict=True)],
             "web_cpu_ms": (cpu_after[0] - cpu_before[0]) * 1000 / max(1, len(accepted)),
             "threads": threads, "rss_start": rss_start, "rss_max": rss_max, "rss_end": rss_end,
+            "rss_series": series,
             "backlog_s": max(0.0, last_post - load_end) if drained else None, "load_cpu_ms": load_cost}
 
 
@@ -321,6 +324,15 @@ def table_row(row: dict) -> str:
             f"{each(row['rss_start'])} / {each(row['rss_max'])} / {each(row['rss_end'])} MB | {backlog} |")
 
 
+def by_tenths(row: dict) -> str:
+    """The first worker's RSS at every tenth of the run (leads and drain), to show a trend, not just a peak."""
+    series = [sample[0] for sample in row.get("rss_series", []) if sample]
+    if len(series) < 11:
+        return ""
+    return " (every tenth of the run: " + ", ".join(f"{series[round(i * (len(series) - 1) / 10)]:.0f}"
+                                                    for i in range(11)) + ")"
+
+
 def verdicts(rows: list[dict], label: str) -> str:
     """This invocation's figures beside each goal."""
     def check(name: str, chosen: list[dict], figure, ok) -> str:
@@ -343,7 +355,7 @@ def verdicts(rows: list[dict], label: str) -> str:
               lambda r: r["backlog_s"] is not None and r["backlog_s"] <= GOAL_BACKLOG_S)]
     if memory := [r for r in rows if r["memory"]]:
         parts.append(check(f"worker RSS flat within {GOAL_RSS_GROWTH:.0%}", memory,
-                           lambda r: f"{each(r['rss_start'])} to at most {each(r['rss_max'])} MB",
+                           lambda r: f"{each(r['rss_start'])} to at most {each(r['rss_max'])} MB{by_tenths(r)}",
                            lambda r: all(m <= s * (1 + GOAL_RSS_GROWTH) for s, m in zip(r["rss_start"], r["rss_max"]))))
     return f"- Goals for {label}: " + "; ".join(parts) + "."
 
