@@ -50,7 +50,11 @@ HEADING = "Auction under load"
 AREA_CODES = (512, 737, 214, 469, 972, 713, 281, 832, 210, 726, 817, 682, 915, 254, 361, 409, 430, 432,
               903, 940, 956, 979, 806, 325)
 IDLE_SECONDS = 3.0
-CLIENT_CONNECTIONS = 64
+# The client's connections to the web process. httpcore's pool, each time a request starts or ends,
+# looks at every connection (each check a poll and a getpeername): with 64, 20 minutes into a run of
+# 100,000 leads, that was 71% of the client's samples in a profile (py-spy). A request answers in
+# tens of ms, so 16 hold 50 a second with room; the rest wait, cheaply, on the semaphore in `submit`.
+CLIENT_CONNECTIONS = 16
 START_SECONDS = 180.0  # start-up on a busy machine (imports, catalogue, first connections)
 # A pass for the buyer's deadline (no answer in time, or the ping started after the deadline) or
 # for the worker's own delay (a ping not sent, or an answer not read, in time): with buyers that
