@@ -330,7 +330,7 @@ def table_row(row: dict) -> str:
 
 def by_tenths(row: dict) -> str:
     """The first worker's RSS at every tenth of the run (leads and drain), to show a trend, not just a peak."""
-    series = [sample[0] for sample in row.get("rss_series", []) if sample]
+    series = [sample[0] for sample in row["rss_series"]]
     if len(series) < 11:
         return ""
     return " (every tenth of the run: " + ", ".join(f"{series[round(i * (len(series) - 1) / 10)]:.0f}"

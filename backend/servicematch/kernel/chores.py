@@ -12,9 +12,9 @@ log = logging.getLogger("servicematch.chores")
 
 
 class HourlyChore:
-    """Poked whenever the worker is idle (or on every round, `while_busy`); runs `job` on a thread of its own (never holding up
-    sends) if its period (an hour unless `every_seconds` says otherwise) has passed since it last
-    started and it is not still running."""
+    """Poked whenever the worker is idle (or on every round of its loop, `while_busy`); runs `job`
+    on a thread of its own (never holding up sends) if its period (an hour unless `every_seconds`
+    says otherwise) has passed since it last started and it is not still running."""
 
     CHECK_EVERY_SECONDS = 3600.0
 
@@ -24,7 +24,6 @@ class HourlyChore:
         self.job = job
         if every_seconds is not None:
             self.CHECK_EVERY_SECONDS = every_seconds
-        # Poked on every round of the worker's loop, busy or not (else only when it is idle).
         self.while_busy = while_busy
         self._checked_at: float | None = None
         self._thread: threading.Thread | None = None
