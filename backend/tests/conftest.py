@@ -9,6 +9,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+import route_build_cache
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, create_engine, text
 
@@ -18,6 +19,9 @@ from servicematch.ledger.models import Terms
 from servicematch.schema.migrate import upgrade
 from servicematch.schema.registry import metadata
 from servicematch.settings import Settings
+
+# Every test builds an app of its own: what FastAPI builds for its routes is shared among them.
+route_build_cache.install()
 
 # Tests submit fictional phone numbers (555-0100 to 555-0199) and forms without the browser's
 # timing, which the quality gate rightly scores low: here it scores and reports, but holds nothing,
