@@ -16,7 +16,7 @@ import asyncio
 import re
 import threading
 import time
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -55,6 +55,13 @@ IDLE_PER_RECEIVER = 256
 # A deadline whose timer ran this much late found the loop held up (the worker busy): an answer
 # may have come in time and waited to be read, so the miss is the worker's, never the receiver's.
 LATE_LOOP_SECONDS = 0.05
+# While requests are under way the loop notes, this often, that it is running; a gap between two
+# notes longer than the interval by LATE_LOOP_SECONDS is a stall (the loop's thread kept from running).
+# A request whose deadline passed is the receiver's only if the loop did not stall in its window: an
+# answer that came during a stall ending just as the deadline fell due is lost to the deadline, and
+# the deadline's own timer need not run late for that.
+TICK_SECONDS = 0.02
+STALLS_KEPT = 64
 WORKER_TOO_BUSY = "not read in time: this worker was too busy (our delay, not the receiver's)"
 
 
@@ -141,6 +148,9 @@ class LoopSender:
         self._idle: defaultdict[tuple, list[_Connection]] = defaultdict(list)
         self._loop = uvloop.new_event_loop() if uvloop is not None else asyncio.new_event_loop()
         self._tasks: set[asyncio.Task] = set()
+        # (from, to) in loop time of the recent stalls, and when the loop last noted it was running.
+        self._stalls: deque[tuple[float, float]] = deque(maxlen=STALLS_KEPT)
+        self._ticked: float | None = None
         self._thread = threading.Thread(target=self._loop.run_forever, name=name, daemon=True)
         self._thread.start()
 
@@ -164,7 +174,27 @@ class LoopSender:
 
     # -- on the loop ---------------------------------------------------------------------------
 
+    def _tick(self) -> None:
+        """Note that the loop runs, and any stall since the last note; again while requests are under way."""
+        now = self._loop.time()
+        if self._ticked is not None and now - self._ticked > TICK_SECONDS + LATE_LOOP_SECONDS:
+            self._stalls.append((self._ticked, now))
+        if self._tasks:
+            self._ticked = now
+            self._loop.call_later(TICK_SECONDS, self._tick)
+        else:
+            self._ticked = None
+
+    def _stalled_between(self, start: float, end: float) -> bool:
+        """Whether the loop stalled at some time from `start` to `end` (loop time), or is stalled now."""
+        if self._ticked is not None and end - self._ticked > TICK_SECONDS + LATE_LOOP_SECONDS:
+            return True
+        return any(stall_end > start and stall_start < end for stall_start, stall_end in self._stalls)
+
     def _start(self, work: list[tuple[LoopRequest, Future]]) -> None:
+        if self._ticked is None:
+            self._ticked = self._loop.time()
+            self._loop.call_later(TICK_SECONDS, self._tick)
         for request, future in work:
             if not future.set_running_or_notify_cancel():
                 continue
@@ -209,9 +239,10 @@ class LoopSender:
         except PrivateAddressRefused as exc:
             return _result(Outcome.REJECTED, url, _elapsed_ms(started), error=str(exc)[:500], sent=False)
         except TimeoutError:
-            late = loop.time() - deadline
-            return _result(Outcome.RETRY, url, _elapsed_ms(started), error=WORKER_TOO_BUSY if late > LATE_LOOP_SECONDS
-                           else "TimeoutError: the attempt's deadline passed")
+            now = loop.time()
+            ours = now - deadline > LATE_LOOP_SECONDS or self._stalled_between(deadline - request.timeout, now)
+            return _result(Outcome.RETRY, url, _elapsed_ms(started),
+                           error=WORKER_TOO_BUSY if ours else "TimeoutError: the attempt's deadline passed")
         except (OSError, ValueError, ReceiverProtocolError) as exc:
             # ValueError: a port out of range in a stored URL, caught like an unreachable host.
             return _result(Outcome.RETRY, url, _elapsed_ms(started), error=f"{type(exc).__name__}: {exc}"[:500])

@@ -105,6 +105,15 @@ def _no_constants(name: str):
     raise ValueError(f"{name} is not a number")
 
 
+NOT_PINGED_IN_TIME = "not pinged in time: this worker was too busy (our delay, not the buyer's)"
+
+
+def lost_to_our_delay(bid: Bid) -> bool:
+    """The buyer passed for no fault of its own: its ping was not sent, or its answer not read, in
+    time because this worker was too busy."""
+    return bid.cents is None and bid.detail in (NOT_PINGED_IN_TIME, WORKER_TOO_BUSY)
+
+
 # However busy the worker, an auction waits at most this many ping deadlines for its pings to be
 # sent and answered; a ping its event loop did not even start by then is our delay, never the
 # buyer's pass.
@@ -144,8 +153,7 @@ def run_pings(*, lead: Lead, buyers: list[Buyer], sender: LoopSender, timeout_ms
             # Not started in time (or still under way at the very end): our delay, not the buyer's.
             future.cancel()
             log.warning("buyer %s not asked in time for lead %s: the worker was too busy", buyer.id, lead.id)
-            bids.append(Bid(buyer.id, None, buyer.exclusive, since(), pinged=False,
-                            detail="not pinged in time: this worker was too busy (our delay, not the buyer's)"))
+            bids.append(Bid(buyer.id, None, buyer.exclusive, since(), pinged=False, detail=NOT_PINGED_IN_TIME))
             continue
         try:
             status_code, answer, error = answer_of(future.result(), timeout)

@@ -224,3 +224,21 @@ def test_a_deadline_missed_while_the_loop_was_held_up_is_the_worker_s_not_the_re
     result = future.result(10)
     assert result.status_code == 200 or result.error == WORKER_TOO_BUSY
     assert answer_of(result, 0.3)[2] in (None, WORKER_TOO_BUSY)
+
+
+def test_a_stall_that_ends_as_the_deadline_falls_due_is_the_worker_s(sender, receivers):
+    """The receiver answers in 100 ms of a 500 ms deadline, and the loop is held up until just after
+    the deadline: the deadline's timer runs on time, yet the answer waited unread through the stall."""
+    receiver = receivers(lambda _: ok(), delay=0.1)
+    [future] = sender.send_all([LoopRequest(url=receiver.url, body=b"{}", headers={}, timeout=0.5)])
+    time.sleep(0.05)
+    sender._loop.call_soon_threadsafe(time.sleep, 0.47)
+    result = future.result(10)
+    assert result.status_code == 200 or result.error == WORKER_TOO_BUSY
+    assert answer_of(result, 0.5)[2] in (None, WORKER_TOO_BUSY)
+
+
+def test_a_receiver_past_its_deadline_on_a_loop_that_never_stalled_is_the_receiver_s(sender, receivers):
+    receiver = receivers(lambda _: ok(), delay=0.6)
+    results = [send(sender, receiver.url, timeout=0.3) for _ in range(3)]
+    assert [result.error for result in results] == ["TimeoutError: the attempt's deadline passed"] * 3
