@@ -1,6 +1,7 @@
 """Bidding buyers for the tests of real auctions with the quality gate and the buyers' own rules: the
 settings without the fixed buyer, local buyer receivers (started and stopped per test), and a
-buyer added with a ping URL and any columns set (its rules, its minimum score).
+buyer added with a ping URL and any columns set (its rules, its minimum score), and what an auction
+recorded (its steps, its sales).
 
     from bidding_buyers import add_buyer, buyers, settings  # noqa: F401 (fixtures)
 """
@@ -10,8 +11,10 @@ from __future__ import annotations
 import pytest
 from buyer_receivers import BuyerReceiver
 from delivery_receivers import started_receivers
+from sqlalchemy import select
 
 from servicematch.routing import buyers as directory
+from servicematch.routing.models import AuctionStep, Sale
 
 
 @pytest.fixture
@@ -34,3 +37,14 @@ def add_buyer(app, name: str, receiver: BuyerReceiver, **columns) -> str:
             setattr(buyer, column, value)
         session.commit()
         return buyer.id
+
+
+def steps_of(app, lead_id: str) -> list[AuctionStep]:
+    with app.state.session_factory() as session:
+        return list(session.scalars(select(AuctionStep).where(AuctionStep.lead_id == lead_id)
+                                    .order_by(AuctionStep.at_ms, AuctionStep.created_at)))
+
+
+def sales_of(app, lead_id: str) -> list[Sale]:
+    with app.state.session_factory() as session:
+        return list(session.scalars(select(Sale).where(Sale.lead_id == lead_id)))
