@@ -82,11 +82,13 @@ log = logging.getLogger("servicematch.routing")
 
 # Leads whose auctions run at once in one worker (each mostly waits for its buyers' answers).
 CONCURRENT_AUCTIONS = 32
-# How many times a lead is auctioned while none of its buyers bid and some were lost to our own
+# How many times a lead's buyers are pinged while none of them bid and some were lost to our own
 # delay (a worker too busy to send a ping or read its answer in time, as one just restarted under
-# load): its auction runs again rather than leave it unsold for a fault of ours. The last time,
-# whatever came back is decided.
-AUCTIONS_FOR_OUR_DELAY = 3
+# load): they are pinged again rather than the lead left unsold for a fault of ours. The gate's
+# verdict (and its paid lookups) stands; the last round's answers are decided, whatever they are.
+# Should the rounds outlast the claim's lease, the decision finds the event taken over and leaves
+# the lead to the worker that took it.
+PING_ROUNDS_FOR_OUR_DELAY = 3
 # The most leads whose outcomes one transaction commits.
 DECISIONS_AT_ONCE = 64
 # An auction still open this long after its last step is looked at again (a settle that was lost).
@@ -405,15 +407,17 @@ class RoutingStage:
                            detail=verdict.excluded[buyer.id]) for buyer in buyers if buyer.id in verdict.excluded]
         buyers = [buyer for buyer in buyers if buyer.id not in verdict.excluded]
         pinging = time.monotonic()
-        bids = turned_away + run_pings(lead=lead, buyers=buyers, sender=self._pings,
-                                       timeout_ms=self.settings.ping_timeout_ms,
-                                       max_bid_cents=self.settings.max_bid_cents,
-                                       since=lambda: _ms_since(lead), partners=prepared.partners)
+        for round_number in range(1, PING_ROUNDS_FOR_OUR_DELAY + 1):
+            bids = turned_away + run_pings(lead=lead, buyers=buyers, sender=self._pings,
+                                           timeout_ms=self.settings.ping_timeout_ms,
+                                           max_bid_cents=self.settings.max_bid_cents,
+                                           since=lambda: _ms_since(lead), partners=prepared.partners)
+            if any(bid.cents is not None for bid in bids) or not any(lost_to_our_delay(bid) for bid in bids):
+                break
+            if round_number < PING_ROUNDS_FOR_OUR_DELAY:
+                log.warning("lead %s: buyers' pings were lost to this worker's own delay; pinging again", lead.id)
         if buyers:
             observe_auction(time.monotonic() - pinging)
-        if (not any(bid.cents is not None for bid in bids) and any(lost_to_our_delay(bid) for bid in bids)
-                and self._auction_again(prepared)):
-            return
         by_id = {buyer.id: buyer for buyer in buyers}
         bids = [_within_budget(bid, by_id[bid.buyer_id], prepared.spent[bid.buyer_id]) if bid.buyer_id in by_id else bid
                 for bid in bids]
@@ -423,21 +427,6 @@ class RoutingStage:
         # its commit, so an auction counts as under way until its outcome is committed.
         self._decisions.decide(_Decision(prepared.event_id, lead.id, prepared.token, bids, prepared.suppressed,
                                          prepared.partners, verdict)).result()
-
-    def _auction_again(self, prepared: _Prepared) -> bool:
-        """Give the lead's event back to be claimed and auctioned again at once, unless it was
-        auctioned AUCTIONS_FOR_OUR_DELAY times already (or another worker took it over meanwhile)."""
-        table = LeadEvent.__table__
-        with self.session_factory() as session:
-            released = session.execute(update(table).where(
-                table.c.id == prepared.event_id, table.c.claim_token == prepared.token, table.c.done_at.is_(None),
-                table.c.attempts < AUCTIONS_FOR_OUR_DELAY).values(claimed_until=None)).rowcount
-            session.commit()
-        if released:
-            log.warning("lead %s is auctioned again: buyers' pings were lost to this worker's own delay",
-                        prepared.lead.id)
-            wakeup.notify()
-        return bool(released)
 
     def _decide_together(self, decisions: list[_Decision]) -> None:
         """Commit the outcomes of several leads at once (one transaction, one commit): their events

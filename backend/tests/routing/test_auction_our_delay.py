@@ -1,6 +1,6 @@
 """A lead none of whose buyers bid because this worker was too busy to ping them or read their
-answers in time is auctioned again, not left unsold for a fault of ours; at most
-AUCTIONS_FOR_OUR_DELAY times, and then whatever came back is decided."""
+answers in time has its buyers pinged again, not left unsold for a fault of ours; at most
+PING_ROUNDS_FOR_OUR_DELAY rounds, and then whatever came back is decided."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ steps_of, sales_of = bidding_buyers.steps_of, bidding_buyers.sales_of
 
 @pytest.fixture
 def busy_auctions(monkeypatch):
-    """busy_auctions(n): the first n auctions find the worker too busy, every ping's answer unread in
-    time; returns the count of auctions run."""
+    """busy_auctions(n): the first n rounds of pings find the worker too busy, every ping's answer
+    unread in time; returns the count of rounds run."""
     real = stage_module.run_pings
     state = {"busy": 0, "auctions": 0}
 
@@ -48,7 +48,7 @@ def test_pings_lost_to_our_delay_are_sent_again_and_the_lead_is_sold(app, make_l
     assert state["auctions"] == 3
     [sale] = sales_of(app, lead.id)
     assert (sale.buyer_id, sale.price_cents) == (buyer_id, 2500)
-    # Only the auction that was decided is on record: the buyer is never shown passing for our delay.
+    # Only the round that was decided is on record: the buyer is never shown passing for our delay.
     steps = steps_of(app, lead.id)
     assert not any(step.detail == WORKER_TOO_BUSY for step in steps)
     assert [step.kind for step in steps if step.buyer_id == buyer_id][:2] == [StepKind.PING, StepKind.BID]
@@ -60,7 +60,7 @@ def test_after_the_last_auction_for_our_delay_the_outcome_is_decided(app, make_l
     state = busy_auctions(10)
     lead = make_lead()
     worker.run_until_idle()
-    assert state["auctions"] == stage_module.AUCTIONS_FOR_OUR_DELAY
+    assert state["auctions"] == stage_module.PING_ROUNDS_FOR_OUR_DELAY
     assert sales_of(app, lead.id) == [] and receiver.posts == []
     passes = [step for step in steps_of(app, lead.id) if step.buyer_id == buyer_id and step.kind == StepKind.PASS]
     assert [step.detail for step in passes] == [WORKER_TOO_BUSY]
