@@ -29,7 +29,8 @@ describe("the dashboard's quality panel", () => {
     render(<MemoryRouter><QualityPanel filters={{ from: '2026-11-01', to: '', source: '' }} /></MemoryRouter>)
     const panel = await screen.findByRole('region', { name: 'Quality: reasons by source' })
     expect(request).toHaveBeenCalledWith('GET', '/quality/measures?from=2026-11-01')
-    const fb = within(panel).getByText('fb-ads').closest('li')!
+    // The region is drawn while its data loads ("Loading…"); the sources come once the request answers.
+    const fb = (await within(panel).findByText('fb-ads')).closest('li')!
     expect(fb.textContent).toContain('10 leads · held 30.0% · returned 20.0%')
     expect([...fb.querySelectorAll('ol li')].map((li) => li.textContent)).toEqual([
       'Disposable e-mail address5', 'VoIP phone number4', 'Same device address on many leads3'])
