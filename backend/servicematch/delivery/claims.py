@@ -6,6 +6,7 @@ every send is on record before it leaves; completion fills in the answer afterwa
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from sqlalchemy import (
     insert,
     or_,
     select,
+    true,
     update,
 )
 from sqlalchemy.dialects import postgresql
@@ -41,6 +43,7 @@ from servicematch.outbound.outcome import Outcome, SendResult, may_have_arrived
 from servicematch.settings import Settings
 
 _attempts = DeliveryAttempt.__table__
+_INSERT_ATTEMPTS = insert(_attempts)
 # Candidates read per free slot: rows of endpoints already at their limit are passed over.
 OVERFETCH = 4
 
@@ -91,8 +94,12 @@ def claim_due(
             probe = _candidates(session, now, endpoints.deliveries_of_endpoint(key), 1)
             if probe and endpoints.take_probe(session, key, now=now, lease_seconds=lease_seconds):
                 chosen += probe
-        rows = _candidates(session, now, endpoints.not_sent_to(full | breakers.paused | breakers.probe_due),
-                           limit * OVERFETCH)
+        left_out = full | breakers.paused | breakers.probe_due
+        if left_out:
+            rows = _candidates(session, now, endpoints.not_sent_to(left_out), limit * OVERFETCH)
+        else:  # the usual round: every endpoint may take more
+            rows = list(session.execute(_due_statement(session.get_bind().dialect.name),
+                                        {"now": now, "limit": limit * OVERFETCH}))
         for row in rows:
             if len(chosen) >= limit:
                 break
@@ -106,16 +113,44 @@ def claim_due(
 
 
 def _candidates(session: Session, now: datetime, condition, limit: int):
+    return list(session.execute(_candidates_query(session.get_bind().dialect.name, now, condition, limit)))
+
+
+def _candidates_query(dialect_name: str, now, condition, limit):
     query = (
         select(Delivery.id, Delivery.kind, Delivery.target_key, Provider.webhook_url,
                Provider.contact_email, Delivery.attempt_count)
         .outerjoin(Provider, Provider.id == Delivery.provider_id)
         .where(*_claimable(now), condition).order_by(Delivery.next_attempt_at).limit(limit)
     )
-    if session.get_bind().dialect.name == "postgresql":
+    if dialect_name == "postgresql":
         # Workers skip rows another worker is claiming instead of queueing behind it.
         query = query.with_for_update(of=Delivery, skip_locked=True)
-    return list(session.execute(query))
+    return query
+
+
+@functools.cache
+def _due_statement(dialect_name: str):
+    """_candidates of a round that leaves out no endpoint, built once: every round runs it."""
+    return _candidates_query(dialect_name, bindparam("now", type_=Delivery.next_attempt_at.type), true(),
+                             bindparam("limit", type_=Integer()))
+
+
+def _take_statement():
+    # Compare-and-set: the lease is taken only where nobody holds it, on every backend.
+    # On the table, not the ORM class: the ORM's bulk-update machinery costs more than the statement.
+    table = Delivery.__table__
+    return (update(table)
+            .where(table.c.id.in_(bindparam("ids", expanding=True)),
+                   *_claimable(bindparam("now", type_=table.c.claimed_until.type)))
+            .values(claimed_until=bindparam("until", type_=table.c.claimed_until.type),
+                    claim_token=bindparam("token", type_=table.c.claim_token.type),
+                    attempt_count=table.c.attempt_count + 1)
+            .returning(table.c.id))
+
+
+# Built once: every round of sends takes its claims with it.
+_TAKE = _take_statement()
 
 
 def _take(session: Session, rows: list, *, now: datetime, settings: Settings) -> list[Claim]:
@@ -123,14 +158,7 @@ def _take(session: Session, rows: list, *, now: datetime, settings: Settings) ->
         return []
     token, until = new_id(), now + timedelta(seconds=settings.delivery_lease_seconds)
     ids = [row[0] for row in rows]
-    # Compare-and-set: the lease is taken only where nobody holds it, on every backend.
-    # On the table, not the ORM class: the ORM's bulk-update machinery costs more than the statement.
-    table = Delivery.__table__
-    taken = set(session.connection().scalars(
-        update(table).where(table.c.id.in_(ids), *_claimable(now))
-        .values(claimed_until=until, claim_token=token, attempt_count=table.c.attempt_count + 1)
-        .returning(table.c.id)
-    ))
+    taken = set(session.connection().scalars(_TAKE, {"ids": ids, "now": now, "until": until, "token": token}))
     if not taken:
         return []
     # An attempt still `sending` belongs to a worker that stopped (or lost its lease) mid-send;
@@ -154,7 +182,7 @@ def _take(session: Session, rows: list, *, now: datetime, settings: Settings) ->
         claims.append(Claim(delivery_id=delivery_id, token=token, attempt_id=attempt_id,
                             endpoint=endpoints.endpoint_key(kind, target_key), claimed_until=until))
     # One multi-row insert, without the unit of work: claiming runs for every round of sends.
-    session.connection().execute(insert(_attempts), attempts)
+    session.connection().execute(_INSERT_ATTEMPTS, attempts)
     return claims
 
 
@@ -165,6 +193,21 @@ def _target(kind: str, target_key: str, webhook_url: str | None, contact_email: 
     if kind == TargetKind.PROVIDER_WEBHOOK:
         return webhook_url or target_key
     return f"mailto:{contact_email}" if contact_email else target_key
+
+
+# Built once: every round records its answers with them.
+_UNDELIVERED = (select(Delivery.id, Delivery.window_started_at, Delivery.attempt_count,
+                       and_(Delivery.kind == TargetKind.BUYER_POST, Delivery.payload_kind == "lead")
+                       .label("auction_post"))
+                .where(Delivery.id.in_(bindparam("ids", expanding=True))))
+_DELIVERIES = Delivery.__table__
+_DELIVERED = (update(_DELIVERIES)
+              .where(_DELIVERIES.c.id.in_(bindparam("ids", expanding=True)),
+                     _DELIVERIES.c.status == DeliveryStatus.PENDING)
+              .values(status=DeliveryStatus.DELIVERED,
+                      completed_at=bindparam("now", type_=_DELIVERIES.c.completed_at.type),
+                      claimed_until=None, claim_token=None, last_error=None)
+              .returning(_DELIVERIES.c.id))
 
 
 def complete_attempts(
@@ -184,21 +227,12 @@ def complete_attempts(
         # What a retry is scheduled from; nothing to read when every answer was a success.
         undelivered = [c.claim.delivery_id for c in completions if c.result.outcome != Outcome.DELIVERED]
         known = {row.id: row for row in connection.execute(
-            select(Delivery.id, Delivery.window_started_at, Delivery.attempt_count,
-                   and_(Delivery.kind == TargetKind.BUYER_POST, Delivery.payload_kind == "lead")
-                   .label("auction_post"))
-            .where(Delivery.id.in_(undelivered)))} if undelivered else {}
+            _UNDELIVERED, {"ids": undelivered})} if undelivered else {}
         # One statement for all the answers, and one for all the successes: the common case costs
         # two statements per batch, not two per delivery.
         _fill_in_attempts(connection, [_attempt_values(c) for c in completions])
         delivered = [c.claim.delivery_id for c in completions if c.result.outcome == Outcome.DELIVERED]
-        settled = set(connection.scalars(
-            update(Delivery.__table__)
-            .where(Delivery.__table__.c.id.in_(delivered), Delivery.__table__.c.status == DeliveryStatus.PENDING)
-            .values(status=DeliveryStatus.DELIVERED, completed_at=now, claimed_until=None, claim_token=None,
-                    last_error=None)
-            .returning(Delivery.__table__.c.id)
-        )) if delivered else set()
+        settled = set(connection.scalars(_DELIVERED, {"ids": delivered, "now": now})) if delivered else set()
         statuses = [
             (DeliveryStatus.DELIVERED if c.claim.delivery_id in settled else None)
             if c.result.outcome == Outcome.DELIVERED

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, or_, select, true, update
+from sqlalchemy import and_, bindparam, or_, select, true, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session, object_session
@@ -65,10 +65,19 @@ class Breakers:
     probe_due: frozenset[str]
 
 
+# Run every round of sends, so built once; on the table, not through the ORM's bulk update.
+_ENDPOINTS = DeliveryEndpoint.__table__
+_PAUSED = select(_ENDPOINTS.c.key, _ENDPOINTS.c.paused_until).where(_ENDPOINTS.c.paused_until.is_not(None))
+_HEALTHY_AGAIN = (
+    update(_ENDPOINTS).where(_ENDPOINTS.c.key.in_(bindparam("keys", expanding=True)),
+                             or_(_ENDPOINTS.c.consecutive_failures > 0, _ENDPOINTS.c.paused_until.is_not(None)))
+    .values(consecutive_failures=0, paused_until=None, last_error=None,
+            updated_at=bindparam("now", type_=_ENDPOINTS.c.updated_at.type)))
+
+
 def read_breakers(session: Session, now: datetime) -> Breakers:
     """Which endpoints are paused now, and which have a pause that ran out (a probe may go)."""
-    rows = session.execute(select(DeliveryEndpoint.key, DeliveryEndpoint.paused_until)
-                           .where(DeliveryEndpoint.paused_until.is_not(None))).all()
+    rows = session.execute(_PAUSED).all()
     return Breakers(paused=frozenset(key for key, until in rows if as_utc(until) > now),
                     probe_due=frozenset(key for key, until in rows if as_utc(until) <= now))
 
@@ -98,12 +107,7 @@ def record_answers(session: Session, answers: list[tuple[str, SendResult]], *, n
             streaks[key] = (True, 0, None)
     healthy = [key for key, (_, failures, _) in streaks.items() if failures == 0]
     if healthy:
-        table = DeliveryEndpoint.__table__  # the table, not the ORM's bulk update: this runs every round
-        session.connection().execute(
-            update(table).where(table.c.key.in_(healthy),
-                                 or_(table.c.consecutive_failures > 0, table.c.paused_until.is_not(None)))
-            .values(consecutive_failures=0, paused_until=None, last_error=None, updated_at=now)
-        )
+        session.connection().execute(_HEALTHY_AGAIN, {"keys": healthy, "now": now})
     for key, (reset, failures, error) in streaks.items():
         if failures:
             _add_failures(session, key, failures, reset=reset, error=error, now=now, settings=settings)

@@ -8,6 +8,7 @@ so a slow receiver delays its own deliveries and nobody else's.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
@@ -18,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Protocol
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session, joinedload, sessionmaker
 
 from servicematch.delivery.claims import Claim, Completion, claim_due, complete_attempts
@@ -68,6 +69,14 @@ class LeadRouter(Protocol):
 
     def close(self) -> None: ...
 
+
+@functools.cache
+def _claimed_deliveries():
+    """Every round's claimed deliveries with what their messages are built from: built once, as each
+    round reads it (on first use: its loader options need every model mapped)."""
+    return (select(Delivery).where(Delivery.id.in_(bindparam("ids", expanding=True)))
+            .options(joinedload(Delivery.lead).joinedload(Lead.consent), joinedload(Delivery.provider),
+                     joinedload(Delivery.buyer)))
 
 # Buyer posts go to endpoints named "buyer:<id>" (the fixed buyer's endpoint is plain "buyer").
 AUCTION_ENDPOINT_PREFIX = "buyer:"
@@ -246,11 +255,8 @@ class DeliveryWorker:
         prepared: dict[str, SendResult | Send] = {}
         timestamp = int(self.clock().timestamp())
         with self.session_factory() as session:
-            deliveries = session.scalars(
-                select(Delivery).where(Delivery.id.in_([claim.delivery_id for claim in claims]))
-                .options(joinedload(Delivery.lead).joinedload(Lead.consent), joinedload(Delivery.provider),
-                         joinedload(Delivery.buyer))
-            ).unique().all()
+            deliveries = session.scalars(_claimed_deliveries(),
+                                         {"ids": [claim.delivery_id for claim in claims]}).unique().all()
             leads = RoundLeads(self.payload_builder, self.settings, session,
                                receipt_leads=[d.lead_id for d in deliveries if d.payload_kind != "lead"],
                                messages=self.messages,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 
-from sqlalchemy import case, literal, select, update
+from sqlalchemy import BigInteger, bindparam, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -92,11 +92,19 @@ def post(session: Session, account: LedgerAccount, *, kind: str, amount_cents: i
     return entry
 
 
+# One account's balance moved by a sum of entries: built once, run for a batch's accounts at once
+# (the driver sends them together), in id order.
+_ACCOUNTS = LedgerAccount.__table__
+_MOVE_BALANCE = (update(_ACCOUNTS).where(_ACCOUNTS.c.id == bindparam("account_id", type_=_ACCOUNTS.c.id.type))
+                 .values(balance_cents=_ACCOUNTS.c.balance_cents + bindparam("cents", type_=BigInteger()),
+                         updated_at=bindparam("at", type_=_ACCOUNTS.c.updated_at.type)))
+
+
 def post_new(session: Session, postings: Mapping[LedgerAccount, list[LedgerEntry]]) -> None:
     """Add entries whose causes were made in the caller's transaction (the sales a batch of auctions
-    just recorded), {account: its entries}, and move each balance by its entries' sum, all in one
-    UPDATE whose rows are found through the primary key in id order, so two transactions at once
-    lock them in the same order. Nothing can have posted such a cause before, so none is looked for
+    just recorded), {account: its entries}, and move each balance by its entries' sum, one UPDATE an
+    account through its primary key, in id order, so two transactions at once lock them in the
+    same order. Nothing can have posted such a cause before, so none is looked for
     and no savepoint guards the insert: the entries are flushed with the rest of the transaction,
     and a second posting of a cause would still fail on the ledger's unique key, rolling back the
     transaction that made the cause."""
@@ -111,14 +119,10 @@ def post_new(session: Session, postings: Mapping[LedgerAccount, list[LedgerEntry
                              max(entry.created_at for entry in entries))
     if not moves:
         return
-    moved_at = LedgerAccount.updated_at.type
-    session.execute(update(LedgerAccount).where(LedgerAccount.id.in_(list(moves)))
-                    .values(balance_cents=LedgerAccount.balance_cents + case(
-                                {account_id: total for account_id, (total, _) in moves.items()},
-                                value=LedgerAccount.id),
-                            updated_at=case({account_id: literal(at, moved_at) for account_id, (_, at) in moves.items()},
-                                            value=LedgerAccount.id))
-                    .execution_options(synchronize_session=False))
+    if any(account in session.new for account in postings):
+        session.flush()  # an account opened in this transaction is written before its balance moves
+    session.connection().execute(_MOVE_BALANCE, [{"account_id": account_id, "cents": total, "at": at}
+                                                 for account_id, (total, at) in sorted(moves.items())])
     for account in postings:
         if account.id in moves:
             session.expire(account, ["balance_cents", "updated_at"])

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from urllib.parse import urlsplit, urlunsplit
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import bindparam, or_, select, update
 from sqlalchemy.orm import Session
 
 from servicematch.delivery.models import Delivery, DeliveryAttempt, DeliveryStatus
@@ -78,11 +78,15 @@ def is_suppressed(*, session: Session, keys: list[str]) -> bool:
     ) is not None
 
 
+# Built once: routing asks for every round of leads.
+_SUPPRESSED = select(ContactSuppression.contact_key).where(
+    ContactSuppression.contact_key.in_(bindparam("keys", expanding=True)))
+
+
 def suppressed_keys(*, session: Session, keys: Iterable[str]) -> set[str]:
     """Which of these contact keys opted out of sale: routing asks once for a round of leads."""
     keys = sorted(set(keys))
-    return set(session.scalars(select(ContactSuppression.contact_key)
-                               .where(ContactSuppression.contact_key.in_(keys)))) if keys else set()
+    return set(session.scalars(_SUPPRESSED, {"keys": keys})) if keys else set()
 
 
 def erase(*, session: Session, settings: Settings, leads: list[Lead], reason: str, now: datetime,

@@ -7,7 +7,7 @@ operator's resend included, sends them after a stop; the console asks before it 
 
 from __future__ import annotations
 
-from sqlalchemy import String, cast, null, select, union_all
+from sqlalchemy import String, bindparam, cast, null, select, union_all
 from sqlalchemy.orm import Session
 
 from servicematch.delivery.models import Delivery
@@ -27,14 +27,20 @@ WITHDREW = "the consumer withdrew consent"
 ERASED = "the consumer's data was erased"
 
 
+# Built once: it is asked for every batch of decisions and every round of sends.
+_WITHDRAWALS_AND_ERASURES = union_all(
+    select(LeadRevocation.lead_id, LeadRevocation.method)
+    .where(LeadRevocation.lead_id.in_(bindparam("lead_ids", expanding=True))),
+    select(LeadErasure.lead_id, cast(null(), String))
+    .where(LeadErasure.lead_id.in_(bindparam("lead_ids", expanding=True))))
+
+
 def withdrawal_reasons(session: Session, lead_ids: list[str]) -> dict[str, str]:
     """For each of these leads that may go to nobody, why (an erasure before a withdrawal); one query."""
     if not lead_ids:
         return {}
-    withdrawals = select(LeadRevocation.lead_id, LeadRevocation.method).where(LeadRevocation.lead_id.in_(lead_ids))
-    erasures = select(LeadErasure.lead_id, cast(null(), String)).where(LeadErasure.lead_id.in_(lead_ids))
     reasons: dict[str, str] = {}
-    for lead_id, method in session.execute(union_all(withdrawals, erasures)):
+    for lead_id, method in session.execute(_WITHDRAWALS_AND_ERASURES, {"lead_ids": list(lead_ids)}):
         if method is None:
             reasons[lead_id] = ERASED
         else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import column, func, select, table
+from sqlalchemy import bindparam, column, func, select, table
 from sqlalchemy.orm import Session
 
 from servicematch.delivery.models import Delivery, DeliveryStatus, Provider
@@ -144,6 +144,22 @@ def _rank(did: str) -> int:
     return (BOUGHT, ACCEPTED, RECEIVED, SENDING, REFUSED, LATE).index(did)
 
 
+# Built once: every consent receipt asks (a round of receipts at a time), and building the
+# statements and their cache keys cost more than running them.
+_LEAD_DELIVERIES = (
+    select(Delivery.id, Delivery.lead_id, Delivery.kind, Delivery.status, Delivery.provider_id, Provider.name,
+           _BUYERS.c.name, Delivery.buyer_id)
+    .outerjoin(Provider, Delivery.provider_id == Provider.id)
+    .outerjoin(_BUYERS, Delivery.buyer_id == _BUYERS.c.id)
+    .where(Delivery.lead_id.in_(bindparam("lead_ids", expanding=True)), Delivery.payload_kind == LEAD))
+_DISCARD_NOTICES = select(Delivery.lead_id, Delivery.buyer_id).where(
+    Delivery.lead_id.in_(bindparam("lead_ids", expanding=True)), Delivery.payload_kind == DISCARD)
+_OPEN_OFFERS = (
+    select(_OFFERS.c.lead_id, func.count())
+    .where(_OFFERS.c.lead_id.in_(bindparam("lead_ids", expanding=True)), _OFFERS.c.status == "open")
+    .group_by(_OFFERS.c.lead_id))
+
+
 def recipients_of(*, session: Session, lead_ids: list[str], under_way: bool = False) -> dict[str, Recipients]:
     """Who received each lead's contact details, for several leads in one go: a delivery of the
     lead that arrived (a 2xx, the SMTP server took the e-mail, or a provider accepted the offer in
@@ -156,18 +172,11 @@ def recipients_of(*, session: Session, lead_ids: list[str], under_way: bool = Fa
     `under_way` (the consent receipt, written while the lead's e-mails and webhooks go out): also
     the deliveries still being sent, and the count of offers still open.
     """
-    rows = session.execute(
-        select(Delivery.id, Delivery.lead_id, Delivery.kind, Delivery.status, Delivery.provider_id, Provider.name,
-               _BUYERS.c.name, Delivery.buyer_id)
-        .outerjoin(Provider, Delivery.provider_id == Provider.id)
-        .outerjoin(_BUYERS, Delivery.buyer_id == _BUYERS.c.id)
-        .where(Delivery.lead_id.in_(lead_ids), Delivery.payload_kind == LEAD)
-    ).all()
+    rows = session.execute(_LEAD_DELIVERIES, {"lead_ids": list(lead_ids)}).all()
     answers = post_answers(session=session, delivery_ids=[
         row.id for row in rows if row.kind in _HTTP_KINDS
         and row.status in (DeliveryStatus.REJECTED, DeliveryStatus.FAILED)])
-    told = set(session.execute(select(Delivery.lead_id, Delivery.buyer_id).where(
-        Delivery.lead_id.in_(lead_ids), Delivery.payload_kind == DISCARD)).all())
+    told = set(session.execute(_DISCARD_NOTICES, {"lead_ids": list(lead_ids)}).all())
     found = []
     for row in rows:
         did = _did(row.kind, row.status, answers.get(row.id))
@@ -195,9 +204,7 @@ def recipients_of(*, session: Session, lead_ids: list[str], under_way: bool = Fa
         known = names[row.lead_id].get(name)
         if known is None or _rank(did) < _rank(known.did):
             names[row.lead_id][name] = company
-    waiting = dict(session.execute(
-        select(_OFFERS.c.lead_id, func.count()).where(_OFFERS.c.lead_id.in_(lead_ids), _OFFERS.c.status == "open")
-        .group_by(_OFFERS.c.lead_id)).all()) if under_way else {}
+    waiting = dict(session.execute(_OPEN_OFFERS, {"lead_ids": list(lead_ids)}).all()) if under_way else {}
     return {lead_id: Recipients(fixed_buyer=lead_id in fixed, fixed_buyer_did=fixed.get(lead_id, BOUGHT),
                                 companies=tuple(names[lead_id][name] for name in sorted(names[lead_id])),
                                 open_offers=waiting.get(lead_id, 0))

@@ -17,7 +17,7 @@ from datetime import date, datetime
 from typing import NamedTuple, TypeVar
 from urllib.parse import urlsplit
 
-from sqlalchemy import case, func, null, select
+from sqlalchemy import bindparam, case, func, null, select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
@@ -241,18 +241,28 @@ class Spending:
     month_cents: int
 
 
+def _spending_statement():
+    table = BuyerSpendDay.__table__
+    today = bindparam("today", type_=table.c.day.type)
+    return (select(table.c.buyer_id, func.sum(case((table.c.day == today, table.c.leads), else_=0)),
+                   func.sum(table.c.cents))
+            .where(table.c.buyer_id.in_(bindparam("buyer_ids", expanding=True)),
+                   table.c.day >= bindparam("month_start", type_=table.c.day.type), table.c.day <= today)
+            .group_by(table.c.buyer_id))
+
+
+# Built once: every round of auctions reads it.
+_SPENDING = _spending_statement()
+
+
 def spending(session: Session, buyer_ids: list[str], now: datetime) -> dict[str, Spending]:
     """Leads bought today (UTC) and cents spent this month, per buyer, in one query of the daily
     counts (at most 31 rows a buyer, however many leads it bought)."""
     if not buyer_ids:
         return {}
-    today, table = now.date(), BuyerSpendDay.__table__
-    rows = session.execute(
-        select(table.c.buyer_id, func.sum(case((table.c.day == today, table.c.leads), else_=0)),
-               func.sum(table.c.cents))
-        .where(table.c.buyer_id.in_(buyer_ids), table.c.day >= today.replace(day=1), table.c.day <= today)
-        .group_by(table.c.buyer_id)
-    ).all()
+    today = now.date()
+    rows = session.execute(_SPENDING, {"buyer_ids": list(buyer_ids), "today": today,
+                                       "month_start": today.replace(day=1)}).all()
     found = {buyer_id: Spending(int(count or 0), int(cents or 0)) for buyer_id, count, cents in rows}
     return {buyer_id: found.get(buyer_id, Spending(0, 0)) for buyer_id in buyer_ids}
 
@@ -316,13 +326,17 @@ def qualifying_buyers(session: Session, *, vertical: str, service: str, state: s
     return found[None], spent
 
 
+# Built once: every round of auctions reads them.
+_ACTIVE_BUYERS = select(Buyer).where(Buyer.active.is_(True), Buyer.paused_at.is_(None))
+
+
 def qualifying_buyers_each(session: Session, places: Mapping[Asker, Place],
                            now: datetime) -> tuple[dict[Asker, list[Buyer]], dict[str, Spending]]:
     """`qualifying_buyers` for a round of leads, {key: Place}: the active buyers read once and what
     they spent read once, for them all."""
     if not places:
         return {}, {}
-    active = list(session.scalars(select(Buyer).where(Buyer.active.is_(True), Buyer.paused_at.is_(None))))
+    active = list(session.scalars(_ACTIVE_BUYERS))
     candidates = {key: [buyer for buyer in active
                         if wants(buyer, vertical=place.vertical, service=place.service, state=place.state,
                                  zip_code=place.zip_code, now=now)]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import and_, case, func, or_, select
+from sqlalchemy import and_, bindparam, case, func, or_, select
 from sqlalchemy.orm import Session
 
 from servicematch.delivery.models import Delivery, DeliveryStatus, TargetKind
@@ -126,14 +126,7 @@ class Purse:
                 session.flush()
 
 
-def accounts_and_posts_under_way(session: Session, buyer_ids: list[str]) -> tuple[dict[str, LedgerAccount],
-                                                                                 dict[str, int]]:
-    """The buyers' accounts, and for those with a limit the cents of the lead posts under way to
-    them (pending: sent or about to be, no answer yet), in one query.
-
-    The posts are found among the outbox's pending rows (few: what is being sent now), each priced
-    by its POST step, found by its lead. The buyer columns are wrapped in coalesce so that no planner
-    walks a buyer's whole history through a buyer_id index instead (SQLite did, without statistics)."""
+def _accounts_and_posts_under_way_statement():
     posts, steps = Delivery.__table__, AuctionStep.__table__
     under_way = (
         select(func.coalesce(func.sum(steps.c.amount_cents), 0))
@@ -143,11 +136,27 @@ def accounts_and_posts_under_way(session: Session, buyer_ids: list[str]) -> tupl
                posts.c.payload_kind == "lead", func.coalesce(posts.c.buyer_id, "") == LedgerAccount.owner_id)
         .scalar_subquery())
     limited = or_(LedgerAccount.terms == Terms.PREPAID, LedgerAccount.credit_limit_cents.is_not(None))
+    return (select(LedgerAccount, case((limited, under_way), else_=0))
+            .where(LedgerAccount.kind == AccountKind.BUYER,
+                   LedgerAccount.owner_id.in_(bindparam("buyer_ids", expanding=True))))
+
+
+# Built once: it runs for every batch of decisions and settlements, and building it (and its cache
+# key) cost more than running it.
+_ACCOUNTS_AND_POSTS_UNDER_WAY = _accounts_and_posts_under_way_statement()
+
+
+def accounts_and_posts_under_way(session: Session, buyer_ids: list[str]) -> tuple[dict[str, LedgerAccount],
+                                                                                 dict[str, int]]:
+    """The buyers' accounts, and for those with a limit the cents of the lead posts under way to
+    them (pending: sent or about to be, no answer yet), in one query.
+
+    The posts are found among the outbox's pending rows (few: what is being sent now), each priced
+    by its POST step, found by its lead. The buyer columns are wrapped in coalesce so that no planner
+    walks a buyer's whole history through a buyer_id index instead (SQLite did, without statistics)."""
     accounts: dict[str, LedgerAccount] = {}
     committed: dict[str, int] = {}
-    for account, cents in session.execute(
-            select(LedgerAccount, case((limited, under_way), else_=0))
-            .where(LedgerAccount.kind == AccountKind.BUYER, LedgerAccount.owner_id.in_(buyer_ids))):
+    for account, cents in session.execute(_ACCOUNTS_AND_POSTS_UNDER_WAY, {"buyer_ids": list(buyer_ids)}):
         accounts[account.owner_id] = account
         if cents:
             committed[account.owner_id] = int(cents)

@@ -23,6 +23,7 @@ The order that keeps a lead safe through a crash:
 
 from __future__ import annotations
 
+import functools
 import logging
 import queue
 import threading
@@ -34,7 +35,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
-from sqlalchemy import and_, insert, or_, select, update
+from sqlalchemy import Integer, and_, bindparam, insert, or_, select, update
 from sqlalchemy.orm import Session, joinedload, sessionmaker
 
 from servicematch.delivery.models import Delivery, DeliveryStatus, TargetKind
@@ -310,18 +311,12 @@ class RoutingStage:
         now = self.clock()
         lease = now + timedelta(seconds=max(30.0, self.settings.ping_timeout_ms / 1000 * 4))
         token = uuid.uuid4().hex
-        table = LeadEvent.__table__
         with self.session_factory() as session:
-            query = (select(table.c.id, table.c.lead_id).where(
-                table.c.done_at.is_(None), or_(table.c.claimed_until.is_(None), table.c.claimed_until < now))
-                .order_by(table.c.created_at).limit(limit))
-            if session.bind.dialect.name == "postgresql":
-                query = query.with_for_update(skip_locked=True)
-            rows = session.execute(query).all()
+            rows = session.execute(_claimable_events(session.bind.dialect.name),
+                                   {"now": now, "limit": limit}).all()
             if not rows:
                 return []
-            session.execute(update(table).where(table.c.id.in_([row.id for row in rows]))
-                            .values(claimed_until=lease, claim_token=token, attempts=table.c.attempts + 1))
+            session.execute(_CLAIM_EVENTS, {"ids": [row.id for row in rows], "lease": lease, "token": token})
             session.commit()
         return [(row.id, row.lead_id, token) for row in rows]
 
@@ -352,8 +347,7 @@ class RoutingStage:
         now = self.clock()
         with self.session_factory() as session:
             leads = {lead.id: lead for lead in session.scalars(
-                select(Lead).where(Lead.id.in_([lead_id for _, lead_id, _ in claimed]))
-                .options(joinedload(Lead.consent)))}
+                _leads_with_consent(), {"ids": [lead_id for _, lead_id, _ in claimed]})}
             # A lead erased meanwhile is not routed: its event went with it.
             present = [(event_id, leads[lead_id], token) for event_id, lead_id, token in claimed if lead_id in leads]
             opted_out = suppressed_keys(session=session, keys=[key for _, lead, _ in present if not lead.do_not_sell
@@ -432,17 +426,15 @@ class RoutingStage:
         """Commit the outcomes of several leads at once (one transaction, one commit): their events
         marked done, their leads and any withdrawals read, in one statement each for the batch."""
         with self._deciding, self.session_factory() as session:
-            table = LeadEvent.__table__
             # An event another worker took over (this one was too slow) is not marked, and its lead
             # is not decided here.
-            done = set(session.execute(
-                update(table).where(table.c.id.in_([d.event_id for d in decisions]),
-                                    table.c.claim_token.in_({d.token for d in decisions}), table.c.done_at.is_(None))
-                .values(done_at=self.clock(), claimed_until=None).returning(table.c.id)).scalars())
+            done = set(session.execute(_EVENTS_DONE, {
+                "ids": [d.event_id for d in decisions], "tokens": sorted({d.token for d in decisions}),
+                "now": self.clock()}).scalars())
             mine = [d for d in decisions if d.event_id in done]
             lead_ids = [d.lead_id for d in mine]
             leads = {lead.id: lead for lead in session.scalars(
-                select(Lead).where(Lead.id.in_(lead_ids)).options(joinedload(Lead.consent)))} if mine else {}
+                _leads_with_consent(), {"ids": lead_ids})} if mine else {}
             withdrawn = withdrawal_reasons(session, lead_ids)
             # Who may pay what: the batch's bidders' accounts read once, kept up to date as it decides.
             purse = Purse(session, {bid.buyer_id for d in mine for bid in d.bids if bid.cents is not None},
@@ -511,8 +503,7 @@ class RoutingStage:
         of one batch of answers are settled in one transaction; should that fail, one at a time,
         so one bad lead holds up no other."""
         with self.session_factory() as session:
-            lead_ids = sorted(set(session.scalars(select(Delivery.lead_id).where(
-                Delivery.id.in_(delivery_ids), Delivery.kind == TargetKind.BUYER_POST, Delivery.payload_kind == "lead"))))
+            lead_ids = sorted(set(session.scalars(_LEADS_OF_POSTS, {"ids": list(delivery_ids)})))
         if len(lead_ids) > 1:
             try:
                 self.settle_leads(lead_ids)
@@ -532,16 +523,11 @@ class RoutingStage:
     def settle_leads(self, lead_ids: list[str]) -> None:
         with self._deciding, self.session_factory() as session:
             # In id order, so workers side by side on PostgreSQL lock the same rows in the same order.
-            query = select(Auction).where(Auction.lead_id.in_(lead_ids), Auction.closed_at.is_(None)).order_by(
-                Auction.lead_id)
-            if session.bind.dialect.name == "postgresql":
-                query = query.with_for_update()  # one settler per lead at a time
-            auctions = list(session.scalars(query))
+            auctions = list(session.scalars(_open_auctions(session.bind.dialect.name), {"ids": list(lead_ids)}))
             if not auctions:
                 return
             ids = [a.lead_id for a in auctions]
-            leads = {lead.id: lead for lead in session.scalars(
-                select(Lead).where(Lead.id.in_(ids)).options(joinedload(Lead.consent)))}
+            leads = {lead.id: lead for lead in session.scalars(_leads_with_consent(), {"ids": ids})}
             steps, posts = _steps_and_posts(session, ids)
             purse = Purse(session, {step.buyer_id for found in steps.values() for step in found
                                     if step.kind == StepKind.BID and step.buyer_id}, self.clock())
@@ -677,7 +663,7 @@ def _write_later(session: Session, rows: list[dict]) -> None:
 
 def _write_steps(session: Session) -> None:
     if rows := session.info.pop(_STEPS_TO_WRITE, None):
-        session.connection().execute(insert(AuctionStep.__table__), rows)
+        session.connection().execute(_INSERT_STEPS, rows)
 
 
 class _StepRead(NamedTuple):
@@ -690,24 +676,72 @@ class _StepRead(NamedTuple):
     detail: str | None
 
 
+# The statements every round of auctions and every batch of decisions or settlements runs, built once:
+# building them (and their cache keys) cost the worker more than running them.
+_EVENTS = LeadEvent.__table__
+_CLAIM_EVENTS = (update(_EVENTS).where(_EVENTS.c.id.in_(bindparam("ids", expanding=True)))
+                 .values(claimed_until=bindparam("lease", type_=_EVENTS.c.claimed_until.type),
+                         claim_token=bindparam("token", type_=_EVENTS.c.claim_token.type),
+                         attempts=_EVENTS.c.attempts + 1))
+_EVENTS_DONE = (update(_EVENTS)
+                .where(_EVENTS.c.id.in_(bindparam("ids", expanding=True)),
+                       _EVENTS.c.claim_token.in_(bindparam("tokens", expanding=True)), _EVENTS.c.done_at.is_(None))
+                .values(done_at=bindparam("now", type_=_EVENTS.c.done_at.type), claimed_until=None)
+                .returning(_EVENTS.c.id))
+_LEADS_OF_POSTS = select(Delivery.lead_id).where(
+    Delivery.id.in_(bindparam("ids", expanding=True)), Delivery.kind == TargetKind.BUYER_POST,
+    Delivery.payload_kind == "lead")
+_STEPS = AuctionStep.__table__
+_INSERT_STEPS = insert(_STEPS)
+_DECIDING_STEPS = (
+    select(_STEPS.c.lead_id, *(_STEPS.c[name] for name in _StepRead._fields))
+    .where(_STEPS.c.lead_id.in_(bindparam("lead_ids", expanding=True)),
+           or_(_STEPS.c.kind.in_((StepKind.BID, StepKind.ACCEPTED, StepKind.REFUSED)),
+               # A bid passed on because its buyer could not pay: it carries the bid.
+               and_(_STEPS.c.kind == StepKind.PASS, _STEPS.c.amount_cents.is_not(None)))))
+_POSTS_OF_LEADS = select(Delivery).where(
+    Delivery.lead_id.in_(bindparam("lead_ids", expanding=True)), Delivery.payload_kind == "lead",
+    Delivery.kind == TargetKind.BUYER_POST)
+
+
+@functools.cache
+def _leads_with_consent():
+    # On first use: its loader option needs every model mapped.
+    return select(Lead).where(Lead.id.in_(bindparam("ids", expanding=True))).options(joinedload(Lead.consent))
+
+
+@functools.cache
+def _claimable_events(dialect_name: str):
+    query = (select(_EVENTS.c.id, _EVENTS.c.lead_id)
+             .where(_EVENTS.c.done_at.is_(None),
+                    or_(_EVENTS.c.claimed_until.is_(None),
+                        _EVENTS.c.claimed_until < bindparam("now", type_=_EVENTS.c.claimed_until.type)))
+             .order_by(_EVENTS.c.created_at).limit(bindparam("limit", type_=Integer())))
+    if dialect_name == "postgresql":
+        query = query.with_for_update(skip_locked=True)
+    return query
+
+
+@functools.cache
+def _open_auctions(dialect_name: str):
+    query = (select(Auction).where(Auction.lead_id.in_(bindparam("ids", expanding=True)), Auction.closed_at.is_(None))
+             .order_by(Auction.lead_id))
+    if dialect_name == "postgresql":
+        query = query.with_for_update()  # one settler per lead at a time
+    return query
+
+
 def _steps_and_posts(session: Session, lead_ids: list[str]) -> tuple[dict[str, list], dict[str, list[Delivery]]]:
     """The bids, recorded answers and bids passed on for money, and the posts (not the privacy
     notices that follow them to the same buyers), of several leads, one query each. Steps go straight to the connection and posts
     change in other transactions, so nothing this transaction holds needs flushing first (a batch
     holds many leads' objects)."""
-    table = AuctionStep.__table__
     steps: dict[str, list] = {}
     posts: dict[str, list[Delivery]] = {}
     with session.no_autoflush:
-        for row in session.connection().execute(
-                select(table.c.lead_id, *(table.c[name] for name in _StepRead._fields))
-                .where(table.c.lead_id.in_(lead_ids),
-                       or_(table.c.kind.in_((StepKind.BID, StepKind.ACCEPTED, StepKind.REFUSED)),
-                           # A bid passed on because its buyer could not pay: it carries the bid.
-                           and_(table.c.kind == StepKind.PASS, table.c.amount_cents.is_not(None))))):
+        for row in session.connection().execute(_DECIDING_STEPS, {"lead_ids": list(lead_ids)}):
             steps.setdefault(row.lead_id, []).append(_StepRead(*row[1:]))
-        for post in session.scalars(select(Delivery).where(
-                Delivery.lead_id.in_(lead_ids), Delivery.payload_kind == "lead", Delivery.kind == TargetKind.BUYER_POST)):
+        for post in session.scalars(_POSTS_OF_LEADS, {"lead_ids": list(lead_ids)}):
             posts.setdefault(post.lead_id, []).append(post)
     return steps, posts
 
