@@ -1,7 +1,8 @@
 """Bidding buyers for the tests of real auctions with the quality gate and the buyers' own rules: the
 settings without the fixed buyer, local buyer receivers (started and stopped per test), and a
 buyer added with a ping URL and any columns set (its rules, its minimum score), and what an auction
-recorded (its steps, its sales).
+recorded: its steps and its sales, by the app (steps_of, sales_of) or by a session factory
+(steps_in, sales_in) for the routing tests that keep one.
 
     from bidding_buyers import add_buyer, buyers, settings  # noqa: F401 (fixtures)
 """
@@ -39,12 +40,24 @@ def add_buyer(app, name: str, receiver: BuyerReceiver, **columns) -> str:
         return buyer.id
 
 
+def steps_in(session_factory, lead_id: str, buyer_id: str | None = None) -> list[AuctionStep]:
+    """The lead's auction steps in the order they were taken (only `buyer_id`'s, when given)."""
+    with session_factory() as session:
+        query = select(AuctionStep).where(AuctionStep.lead_id == lead_id).order_by(AuctionStep.at_ms,
+                                                                                  AuctionStep.created_at)
+        if buyer_id:
+            query = query.where(AuctionStep.buyer_id == buyer_id)
+        return list(session.scalars(query))
+
+
+def sales_in(session_factory, lead_id: str) -> list[Sale]:
+    with session_factory() as session:
+        return list(session.scalars(select(Sale).where(Sale.lead_id == lead_id)))
+
+
 def steps_of(app, lead_id: str) -> list[AuctionStep]:
-    with app.state.session_factory() as session:
-        return list(session.scalars(select(AuctionStep).where(AuctionStep.lead_id == lead_id)
-                                    .order_by(AuctionStep.at_ms, AuctionStep.created_at)))
+    return steps_in(app.state.session_factory, lead_id)
 
 
 def sales_of(app, lead_id: str) -> list[Sale]:
-    with app.state.session_factory() as session:
-        return list(session.scalars(select(Sale).where(Sale.lead_id == lead_id)))
+    return sales_in(app.state.session_factory, lead_id)

@@ -6,13 +6,14 @@ from __future__ import annotations
 import hashlib
 
 import pytest
+from bidding_buyers import sales_in, steps_in
 from buyer_receivers import BuyerReceiver
 from delivery_receivers import started_receivers
 from sqlalchemy import select
 
 from servicematch.delivery.models import Delivery, DeliveryStatus
 from servicematch.routing import buyers as directory
-from servicematch.routing.models import AuctionStep, Sale, StepKind
+from servicematch.routing.models import StepKind
 
 PERSONAL = ("Maria", "Garcia", "5125550", "500 Congress", "maria.garcia@example.com")
 
@@ -39,17 +40,6 @@ def add_buyer(session_factory):
             session.commit()
             return buyer.id
     return add
-
-
-def steps_of(session_factory, lead_id: str) -> list[AuctionStep]:
-    with session_factory() as session:
-        return list(session.scalars(select(AuctionStep).where(AuctionStep.lead_id == lead_id)
-                                    .order_by(AuctionStep.at_ms, AuctionStep.created_at)))
-
-
-def sales_of(session_factory, lead_id: str) -> list[Sale]:
-    with session_factory() as session:
-        return list(session.scalars(select(Sale).where(Sale.lead_id == lead_id)))
 
 
 def test_the_best_exclusive_bid_gets_the_lead_with_its_consent_proof_and_pings_carry_no_personal_data(
@@ -79,9 +69,9 @@ def test_the_best_exclusive_bid_gets_the_lead_with_its_consent_proof_and_pings_c
     assert consent["globalPrivacyControl"] is False and consent["doNotSell"] is False
     assert post.headers["webhook-id"] and post.headers["Idempotency-Key"] == lead.request_id
 
-    [sale] = sales_of(session_factory, lead.id)
+    [sale] = sales_in(session_factory, lead.id)
     assert (sale.price_cents, sale.exclusive) == (4250, True)
-    kinds = [step.kind for step in steps_of(session_factory, lead.id)]
+    kinds = [step.kind for step in steps_in(session_factory, lead.id)]
     assert kinds.index(StepKind.OUTCOME) < kinds.index(StepKind.POST) < kinds.index(StepKind.ACCEPTED)
     assert kinds[-1] == StepKind.CLOSED
 
@@ -100,13 +90,13 @@ def test_a_refused_post_passes_the_lead_to_the_next_bid_and_only_the_taker_pays(
     lead_posts = [[post for post in receiver.posts if "type" not in post.json] for receiver in (refuser, invalid, taker)]
     assert [len(posts) for posts in lead_posts] == [1, 1, 1]
     assert [post.json["type"] for post in refuser.posts + invalid.posts if "type" in post.json] == ["lead.discard"] * 2
-    [sale] = sales_of(session_factory, lead.id)
+    [sale] = sales_in(session_factory, lead.id)
     assert sale.price_cents == 3000
     with session_factory() as session:
         posts = {d.buyer_id: d.status for d in session.scalars(select(Delivery).where(
             Delivery.lead_id == lead.id, Delivery.kind == "buyer_post", Delivery.payload_kind == "lead"))}
     assert sorted(posts.values()) == [DeliveryStatus.DELIVERED, DeliveryStatus.REJECTED, DeliveryStatus.REJECTED]
-    assert [s.kind for s in steps_of(session_factory, lead.id)].count(StepKind.REFUSED) == 2
+    assert [s.kind for s in steps_in(session_factory, lead.id)].count(StepKind.REFUSED) == 2
 
 
 def test_shared_buyers_and_providers_never_make_more_than_three_companies(
@@ -125,7 +115,7 @@ def test_shared_buyers_and_providers_never_make_more_than_three_companies(
                                                       Delivery.payload_kind == "lead")).all()
     companies = {row.buyer_id or row.provider_id for row in rows}
     assert len(companies) == 3
-    assert sorted(sale.price_cents for sale in sales_of(session_factory, lead.id)) == [300, 700, 900]
+    assert sorted(sale.price_cents for sale in sales_in(session_factory, lead.id)) == [300, 700, 900]
 
 
 @pytest.mark.parametrize("answer, status, reason", [
@@ -145,9 +135,9 @@ def test_a_buyers_garbage_is_a_pass_never_a_crash(make_lead, worker, buyers, add
     lead = make_lead()
     worker.run_until_idle()
 
-    [passed] = [s for s in steps_of(session_factory, lead.id) if s.kind == StepKind.PASS]
+    [passed] = [s for s in steps_in(session_factory, lead.id) if s.kind == StepKind.PASS]
     assert reason in passed.detail
-    assert bad.posts == [] and sales_of(session_factory, lead.id) == []
+    assert bad.posts == [] and sales_in(session_factory, lead.id) == []
 
 
 def test_a_late_buyer_is_a_pass_and_never_holds_the_auction_past_its_deadline(
@@ -159,7 +149,7 @@ def test_a_late_buyer_is_a_pass_and_never_holds_the_auction_past_its_deadline(
     lead = make_lead()
     worker.run_until_idle()
 
-    steps = steps_of(session_factory, lead.id)
+    steps = steps_in(session_factory, lead.id)
     [passed] = [s for s in steps if s.kind == StepKind.PASS]
     assert "no answer within 400 ms" in passed.detail
     # The outcome was decided without the late bid (how soon after the deadline is measured by
@@ -176,7 +166,7 @@ def test_a_lead_with_global_privacy_control_is_never_offered_to_buyers(make_lead
     lead = make_lead(do_not_sell=True)
     worker.run_until_idle()
 
-    assert eager.pings == [] and eager.posts == [] and sales_of(session_factory, lead.id) == []
+    assert eager.pings == [] and eager.posts == [] and sales_in(session_factory, lead.id) == []
 
 
 def test_buyers_outside_their_area_hours_or_cap_are_not_pinged(make_lead, worker, buyers, add_buyer,
@@ -214,7 +204,7 @@ def test_a_buyer_s_own_purchases_bring_it_to_its_daily_cap_and_monthly_budget(
     worker.run_until_idle()
     lead = make_lead()
     worker.run_until_idle()
-    passes = [step.detail for step in steps_of(session_factory, lead.id)
+    passes = [step.detail for step in steps_in(session_factory, lead.id)
               if step.kind == StepKind.PASS and step.buyer_id == budgeted_id]
     assert passes == ["over its monthly budget"]
     with session_factory() as session:
@@ -242,4 +232,4 @@ def test_the_outcome_is_committed_before_any_post_and_a_new_worker_resumes_from_
     finally:
         survivor.close()
     assert len(winner.posts) == 1 and runner_up.posts == []
-    assert len(sales_of(session_factory, lead.id)) == 1
+    assert len(sales_in(session_factory, lead.id)) == 1

@@ -12,6 +12,7 @@ import time
 from datetime import timedelta
 
 import pytest
+from bidding_buyers import sales_in
 from buyer_receivers import BuyerReceiver
 from delivery_receivers import started_receivers
 from delivery_support import FakeClock, attempts_of
@@ -20,7 +21,7 @@ from sqlalchemy import select
 from servicematch.delivery.models import Delivery, DeliveryStatus, utcnow
 from servicematch.privacy.messages import recipients_of
 from servicematch.routing import buyers as directory
-from servicematch.routing.models import Auction, Sale
+from servicematch.routing.models import Auction
 from servicematch.settings import PROJECT_ROOT
 from servicematch.workers import make_worker
 
@@ -62,11 +63,6 @@ def posts_of(session_factory, lead_id: str) -> list[Delivery]:
             Delivery.lead_id == lead_id, Delivery.kind == "buyer_post", Delivery.payload_kind == "lead")))
 
 
-def sales_of(session_factory, lead_id: str) -> list[Sale]:
-    with session_factory() as session:
-        return list(session.scalars(select(Sale).where(Sale.lead_id == lead_id)))
-
-
 def run_for(worker, clock, seconds: int, step: int = 31) -> None:
     """Let the worker run through `seconds` of test time, a step at a time."""
     for _ in range(seconds // step + 1):
@@ -94,7 +90,7 @@ def test_a_post_answered_503_is_asked_again_of_the_same_buyer_and_nobody_else_ge
     assert len({p.headers["webhook-id"] for p in sent}) == 1
     assert len({p.headers["Idempotency-Key"] for p in sent}) == 1
     assert runner_up.pings and runner_up.posts == []
-    [sale] = sales_of(session_factory, lead.id)
+    [sale] = sales_in(session_factory, lead.id)
     assert (sale.buyer_id, sale.exclusive) == (first_id, True)
 
 
@@ -112,7 +108,7 @@ def test_a_post_never_answered_definitely_is_given_up_and_the_exclusive_lead_goe
     assert post.status == DeliveryStatus.FAILED and post.last_error.startswith("in doubt")
     assert len(lead_posts(first)) > 2
     # It may believe it bought the lead: nobody else is posted it, and it is told to discard it.
-    assert runner_up.posts == [] and sales_of(session_factory, lead.id) == []
+    assert runner_up.posts == [] and sales_in(session_factory, lead.id) == []
     assert notices(first)[:1] == ["lead.discard"]
     with session_factory() as session:
         assert session.get(Auction, lead.id).closed_at is not None
@@ -132,7 +128,7 @@ def test_the_details_reach_at_most_three_companies_whatever_they_answer(
 
     assert [len(lead_posts(receiver)) for receiver in receivers] == [1, 1, 1, 0, 0]
     assert [notices(receiver) for receiver in receivers[:3]] == [["lead.discard"]] * 3
-    assert sales_of(session_factory, lead.id) == []
+    assert sales_in(session_factory, lead.id) == []
     with session_factory() as session:
         held = session.scalars(select(Delivery.target_key).where(
             Delivery.lead_id == lead.id, Delivery.payload_kind == "lead")).all()
@@ -197,7 +193,7 @@ def test_a_worker_killed_after_the_buyer_took_the_post_never_sells_the_exclusive
     sent = lead_posts(first)
     assert len({p.headers["webhook-id"] for p in sent}) == 1 and len(sent) >= 2
     assert runner_up.posts == []  # never sold twice, whatever the re-send answered
-    sales = sales_of(session_factory, lead.id)
+    sales = sales_in(session_factory, lead.id)
     [post] = posts_of(session_factory, lead.id)
     if resend_answer == 200:
         assert [sale.buyer_id for sale in sales] == [first_id] and post.status == DeliveryStatus.DELIVERED

@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from bidding_buyers import sales_in, steps_in
 from buyer_receivers import BuyerReceiver
 from delivery_receivers import started_receivers
 from sqlalchemy import select
@@ -23,7 +24,7 @@ from servicematch.ledger.models import (
 from servicematch.ledger.postings import account_for, post
 from servicematch.ledger.terms import TermsChange, change_terms
 from servicematch.routing import buyers as directory
-from servicematch.routing.models import AuctionStep, Sale, StepKind
+from servicematch.routing.models import StepKind
 
 PERSONAL = ("Maria", "Garcia", "5125550", "500 Congress")
 _funding = itertools.count(1)
@@ -72,20 +73,6 @@ def account_of(session_factory, buyer_id: str) -> LedgerAccount:
         return account
 
 
-def steps_of(session_factory, lead_id: str, buyer_id: str | None = None) -> list[AuctionStep]:
-    with session_factory() as session:
-        query = select(AuctionStep).where(AuctionStep.lead_id == lead_id).order_by(AuctionStep.at_ms,
-                                                                                  AuctionStep.created_at)
-        if buyer_id:
-            query = query.where(AuctionStep.buyer_id == buyer_id)
-        return list(session.scalars(query))
-
-
-def sales_of(session_factory, lead_id: str) -> list[Sale]:
-    with session_factory() as session:
-        return list(session.scalars(select(Sale).where(Sale.lead_id == lead_id)))
-
-
 def charges_of(session_factory, buyer_id: str) -> list[LedgerEntry]:
     with session_factory() as session:
         return list(session.scalars(select(LedgerEntry).join(LedgerAccount, LedgerAccount.id == LedgerEntry.account_id)
@@ -102,9 +89,9 @@ def test_a_prepaid_buyer_without_funds_is_skipped_with_its_reason_and_the_next_b
     worker.run_until_idle()
 
     assert empty.posts == [] and empty.pings == []
-    [skipped] = steps_of(session_factory, lead.id, empty_id)
+    [skipped] = steps_in(session_factory, lead.id, empty_id)
     assert (skipped.kind, skipped.amount_cents, skipped.detail) == (StepKind.PASS, 4000, "cannot pay: $0.00 available")
-    [sale] = sales_of(session_factory, lead.id)
+    [sale] = sales_in(session_factory, lead.id)
     assert (sale.buyer_id, sale.price_cents) == (funded_id, 2500)
     # Held for funds, to be told once; the buyer that paid is not.
     assert account_of(session_factory, empty_id).hold_reason == HoldReason.FUNDS
@@ -119,7 +106,7 @@ def test_a_funded_prepaid_buyer_wins_and_its_balance_falls_by_the_price_in_one_c
     lead = make_lead()
     worker.run_until_idle()
 
-    [sale] = sales_of(session_factory, lead.id)
+    [sale] = sales_in(session_factory, lead.id)
     assert sale.price_cents == 4250
     assert account_of(session_factory, buyer_id).balance_cents == 5000 - 4250
     [entry] = charges_of(session_factory, buyer_id)
@@ -143,10 +130,10 @@ def test_a_ping_buyers_bid_above_what_it_can_spend_is_a_pass_with_the_bid_and_th
     worker.run_until_idle()
 
     assert len(rich.pings) == 1 and rich.posts == []
-    [ping, passed] = steps_of(session_factory, lead.id, rich_id)
+    [ping, passed] = steps_in(session_factory, lead.id, rich_id)
     assert ping.kind == StepKind.PING
     assert (passed.kind, passed.amount_cents, passed.detail) == (StepKind.PASS, 4250, "cannot pay: $20.00 available")
-    [sale] = sales_of(session_factory, lead.id)
+    [sale] = sales_in(session_factory, lead.id)
     assert (sale.buyer_id, sale.price_cents) == (modest_id, 1200)
     assert account_of(session_factory, rich_id).balance_cents == 2000  # charged nothing
 
@@ -162,12 +149,12 @@ def test_a_credit_buyer_with_a_limit_buys_down_to_its_limit_and_then_stops(
     second = make_lead()
     worker.run_until_idle()
 
-    assert [sale.buyer_id for sale in sales_of(session_factory, first.id)] == [limited_id]
+    assert [sale.buyer_id for sale in sales_in(session_factory, first.id)] == [limited_id]
     assert account_of(session_factory, limited_id).balance_cents == -3000
     # $20 of credit left: not enough for $30.
-    [skipped] = steps_of(session_factory, second.id, limited_id)
+    [skipped] = steps_in(session_factory, second.id, limited_id)
     assert skipped.detail == "cannot pay: $20.00 available"
-    assert [sale.buyer_id for sale in sales_of(session_factory, second.id)] == [backup_id]
+    assert [sale.buyer_id for sale in sales_in(session_factory, second.id)] == [backup_id]
     # Credit with no limit always buys: the backup's balance is simply below zero.
     assert account_of(session_factory, backup_id).balance_cents == -500
     assert account_of(session_factory, limited_id).hold_reason == HoldReason.FUNDS
@@ -182,7 +169,7 @@ def test_two_leads_decided_together_never_spend_the_same_dollars(
     first, second = make_leads_together(2)
     worker.run_until_idle()
 
-    buyers_of = sorted(sale.buyer_id for lead in (first, second) for sale in sales_of(session_factory, lead.id))
+    buyers_of = sorted(sale.buyer_id for lead in (first, second) for sale in sales_in(session_factory, lead.id))
     assert buyers_of == sorted([only_one_id, backup_id])
     assert account_of(session_factory, only_one_id).balance_cents == 2000
     assert len(only_one.posts) == 1
@@ -198,9 +185,9 @@ def test_a_post_under_way_binds_its_price_for_the_next_auction(
     second = make_lead()
     worker.run_until_idle()
 
-    assert [sale.buyer_id for sale in sales_of(session_factory, first.id)] == [only_one_id]
-    assert [sale.buyer_id for sale in sales_of(session_factory, second.id)] == [backup_id]
-    assert steps_of(session_factory, second.id, only_one_id)[0].detail == "cannot pay: $20.00 available"
+    assert [sale.buyer_id for sale in sales_in(session_factory, first.id)] == [only_one_id]
+    assert [sale.buyer_id for sale in sales_in(session_factory, second.id)] == [backup_id]
+    assert steps_in(session_factory, second.id, only_one_id)[0].detail == "cannot pay: $20.00 available"
     assert account_of(session_factory, only_one_id).balance_cents == 2000
 
 
@@ -215,10 +202,10 @@ def test_a_bid_whose_turn_comes_after_a_refusal_is_passed_on_if_its_buyer_spent_
     worker.run_until_idle()
 
     assert len(refuser.posts) >= 1 and next_in_line.posts == []
-    kinds = [(step.kind, step.amount_cents, step.detail) for step in steps_of(session_factory, lead.id, next_id)]
+    kinds = [(step.kind, step.amount_cents, step.detail) for step in steps_in(session_factory, lead.id, next_id)]
     assert (StepKind.BID, 3000, None) in kinds
     assert (StepKind.PASS, 3000, "cannot pay: $20.00 available") in kinds
-    assert sales_of(session_factory, lead.id) == []
+    assert sales_in(session_factory, lead.id) == []
     assert account_of(session_factory, next_id).hold_reason == HoldReason.FUNDS
 
 
@@ -233,7 +220,7 @@ def test_a_buyer_that_can_pay_again_is_freed_from_its_hold_when_it_next_buys(
     fund(session_factory, buyer_id, 2000)
     lead = make_lead()
     worker.run_until_idle()
-    assert [sale.buyer_id for sale in sales_of(session_factory, lead.id)] == [buyer_id]
+    assert [sale.buyer_id for sale in sales_in(session_factory, lead.id)] == [buyer_id]
     account = account_of(session_factory, buyer_id)
     assert (account.hold_reason, account.balance_cents) == (None, 0)
 
@@ -250,7 +237,7 @@ def test_an_account_held_for_an_overdue_invoice_is_skipped_whatever_its_funds(
     lead = make_lead()
     worker.run_until_idle()
 
-    [skipped] = steps_of(session_factory, lead.id, overdue_id)
+    [skipped] = steps_in(session_factory, lead.id, overdue_id)
     assert skipped.detail == "paused: an invoice is past due"
     assert receiver.posts == []
 
@@ -268,6 +255,6 @@ def test_buyers_on_credit_without_a_limit_buy_as_before_and_every_sale_has_its_c
     leads = [make_lead() for _ in range(3)]
     worker.run_until_idle()
 
-    assert all(len(sales_of(session_factory, lead.id)) == 1 for lead in leads)
+    assert all(len(sales_in(session_factory, lead.id)) == 1 for lead in leads)
     assert account_of(session_factory, buyer_id).balance_cents == -4500
     assert sorted(entry.lead_id for entry in charges_of(session_factory, buyer_id)) == sorted(lead.id for lead in leads)
