@@ -78,6 +78,7 @@ def _claimed_deliveries():
             .options(joinedload(Delivery.lead).joinedload(Lead.consent), joinedload(Delivery.provider),
                      joinedload(Delivery.buyer)))
 
+
 # Buyer posts go to endpoints named "buyer:<id>" (the fixed buyer's endpoint is plain "buyer").
 AUCTION_ENDPOINT_PREFIX = "buyer:"
 
