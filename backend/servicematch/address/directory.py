@@ -6,9 +6,10 @@ import bisect
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import us
-import zipcodes
+from zipcodes import _zipcodes
 
 # Visitors type the short forms; the ZIP data spells them out ("Saint Louis", "Fort Worth").
 _ABBREVIATIONS = {"ST": "SAINT", "STE": "SAINTE", "FT": "FORT", "MT": "MOUNT", "PT": "POINT"}
@@ -77,16 +78,61 @@ class ZipDirectory:
         return [entries for _place, entries in ranked[:limit]]
 
 
+class ZipPlace(NamedTuple):
+    """Where a ZIP is: its city and its centre."""
+
+    city: str
+    lat: float
+    long: float
+
+
+def _bundled_rows() -> list[dict]:
+    """Every row of the `zipcodes` package's data, made afresh. Its public `list_all` keeps the
+    42,000-odd dicts (about 100 MB) for the life of the process; each caller here keeps only the
+    little it needs, copied (_Copies), and the rows go when it is done with them."""
+    return _zipcodes.list_all()
+
+
+class _Copies(dict):
+    """One copy of each distinct text read from the rows, for keeping. A kept string of the rows'
+    own would keep the memory block it shares with the rows around it, and with enough of them,
+    most of the rows' 100 MB; a copy is made after them, elsewhere. Equal texts share a copy."""
+
+    def __missing__(self, text: str) -> str:
+        copy = self[text] = text.encode().decode()
+        return copy
+
+
+@lru_cache(maxsize=1)
+def zip_places() -> dict[str, ZipPlace]:
+    """Every ZIP of the bundled data (territories and retired ZIPs too), by code, built once per
+    process (about 8 MB): a sale's statement line names the lead's city, and a provider's radius is
+    measured from ZIP centres, many times a second under load. `zipcodes.matching` would read every
+    row on each call."""
+    kept = _Copies()
+    return {kept[row["zip_code"]]: ZipPlace(kept[row["city"]], float(row["lat"]), float(row["long"]))
+            for row in _bundled_rows()}
+
+
+def find_zip_place(zip_code: str | None) -> ZipPlace | None:
+    """A ZIP's place, read as `zipcodes.matching` reads a ZIP ("78701", "78701-1234" and " 78701"
+    are all 78701), or None when the data has no such ZIP."""
+    if not isinstance(zip_code, str):
+        return None
+    return zip_places().get(zip_code.strip()[:5])
+
+
 @lru_cache(maxsize=1)
 def load_directory() -> ZipDirectory:
     """The directory of the 50 states' and DC's active ZIPs, built once per process (about 0.3 s)."""
     states = {state.abbr for state in [*us.states.STATES, us.states.DC]}
+    kept = _Copies()
     entries = [
         ZipEntry(
-            zip=row["zip_code"], city=row["city"], state=row["state"], county=row.get("county") or "",
-            standard=row["zip_code_type"] == "STANDARD",
+            zip=kept[row["zip_code"]], city=kept[row["city"]], state=kept[row["state"]],
+            county=kept[row.get("county") or ""], standard=row["zip_code_type"] == "STANDARD",
         )
-        for row in zipcodes.list_all()
+        for row in _bundled_rows()
         if row["active"] and row["state"] in states
     ]
     return ZipDirectory(entries)

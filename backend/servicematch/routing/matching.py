@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import math
 from datetime import UTC, datetime, timedelta
-from functools import lru_cache
 
-import zipcodes
 from sqlalchemy import case, func, or_, select, union
 from sqlalchemy.orm import Session
 
+from servicematch.address.directory import find_zip_place
 from servicematch.catalog.partners import listed, names_on_version, not_listed_reason
 from servicematch.delivery.models import Delivery, Provider
 from servicematch.intake.models import Lead
@@ -36,25 +35,16 @@ EARTH_RADIUS_MILES = 3958.8
 ACTIVE_PROVIDERS_KEY = "servicematch.active_providers"
 
 
-@lru_cache(maxsize=50_000)
-def _zip_row(zip_code: str) -> dict | None:
-    try:
-        found = zipcodes.matching(zip_code)
-    except (TypeError, ValueError):
-        return None
-    return found[0] if found else None
-
-
 def zip_location(zip_code: str) -> tuple[float, float] | None:
     """Latitude and longitude of a US ZIP code from the bundled data, or None if unknown."""
-    row = _zip_row(zip_code)
-    return (float(row["lat"]), float(row["long"])) if row else None
+    place = find_zip_place(zip_code)
+    return (place.lat, place.long) if place else None
 
 
 def zip_city(zip_code: str | None) -> str:
     """The ZIP's city ("Austin"), or "" if unknown: an offer names the place without the street."""
-    row = _zip_row(zip_code) if zip_code else None
-    return row["city"] if row else ""
+    place = find_zip_place(zip_code)
+    return place.city if place else ""
 
 
 def distance_miles(a: tuple[float, float], b: tuple[float, float]) -> float:

@@ -6,12 +6,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+import zipcodes
 from delivery_support import deliveries_of
 from partners_support import with_fixed_buyer
 
 from servicematch.delivery.models import ProviderMode, utcnow
 from servicematch.delivery.outbox import matched_provider_names
-from servicematch.routing.matching import match_providers
+from servicematch.routing.matching import match_providers, zip_city, zip_location
 
 
 def _matched(session_factory, now=None, **lead):
@@ -148,3 +149,16 @@ def _with_providers(session_factory, lead_id):
     with session_factory() as session:
         return session.scalars(select(Delivery).where(Delivery.lead_id == lead_id, Delivery.payload_kind == "lead")
                                .options(selectinload(Delivery.provider))).all()
+
+
+def test_a_zip_is_read_as_the_bundled_data_reads_it_without_scanning_it_each_time(monkeypatch):
+    """Every sale's statement line names the lead's city, and every radius check places a ZIP: both
+    look the ZIP up in an index built once, not with `zipcodes.matching`, which reads every row."""
+    def scan(*_args, **_kwargs):
+        raise AssertionError("zipcodes.matching scans all 42,000-odd rows")
+
+    monkeypatch.setattr(zipcodes, "matching", scan)
+    assert [zip_city(z) for z in ("78701", "78701-1234", " 78701 ")] == ["Austin"] * 3
+    assert [zip_city(z) for z in ("7870", "abcde", "00000", "", None)] == [""] * 5
+    assert zip_location("10001") == (40.7484, -73.9967)
+    assert zip_location("99999") is None
