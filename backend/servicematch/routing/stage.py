@@ -38,6 +38,8 @@ from typing import NamedTuple
 from sqlalchemy import Integer, and_, bindparam, insert, or_, select, update
 from sqlalchemy.orm import Session, joinedload, sessionmaker
 
+from servicematch.address.directory import zip_places
+from servicematch.catalog.loader import cached_catalog
 from servicematch.delivery.models import Delivery, DeliveryStatus, TargetKind
 from servicematch.delivery.outbox import enqueue_buyer_post, enqueue_fixed_buyer
 from servicematch.intake.models import Lead, LeadEvent
@@ -138,9 +140,11 @@ class _Decider:
     decisions fail, its leads are decided one at a time, so one bad lead holds up no other."""
 
     def __init__(self, decide_together: Callable[[list[_Decision]], None],
-                 settle: Callable[[list[str]], None] | None = None) -> None:
+                 settle: Callable[[list[str]], None] | None = None,
+                 warm_up: Callable[[], None] | None = None) -> None:
         self._decide_together = decide_together
         self._settle = settle
+        self._warm_up = warm_up
         self._waiting: queue.SimpleQueue[tuple[_Decision | list[str], Future] | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="routing-decider", daemon=True)
         self._thread.start()
@@ -161,6 +165,13 @@ class _Decider:
         self._thread.join()
 
     def _run(self) -> None:
+        if self._warm_up is not None:
+            # Before the first batch, not in it: the first leads of a new worker wait for their pings
+            # meanwhile, not for the look-ups a sale needs being built.
+            try:
+                self._warm_up()
+            except Exception:  # built again (or failing again) at the first sale that needs it
+                log.exception("warming up the decider's look-ups failed")
         while True:
             batch = [self._waiting.get()]
             while len(batch) < DECISIONS_AT_ONCE and batch[-1] is not None:
@@ -236,10 +247,17 @@ class RoutingStage:
         self._running: set[Future] = set()
         self._reading = 0  # leads claimed whose round is being read, not yet running on their own
         self._settling: set[Future] = set()  # answers handed to the decider, not yet settled
-        self._decisions = _Decider(self._decide_together, self.settle_now)
+        self._decisions = _Decider(self._decide_together, self.settle_now, warm_up=self._warm_up)
         self.gate = QualityGate(settings)
         self.changed = threading.Event()
         self._last_sweep = 0.0
+
+    def _warm_up(self) -> None:
+        """What every sale reads and a new process builds on first use, built at the start: the ZIP
+        index (a sale's statement line names the lead's city; about a second to build) and the
+        catalogue (the service's name)."""
+        zip_places()
+        cached_catalog(self.settings.catalog_dir)
 
     # -- events -------------------------------------------------------------------------------
 

@@ -93,3 +93,24 @@ def test_a_batch_that_fails_is_decided_one_lead_at_a_time():
         decider.close()
     assert sorted(committed) == ["a", "b", "c"]
     assert any(len(ids) > 1 for ids in calls)  # they were tried together first
+
+
+def test_a_new_decider_builds_its_look_ups_before_its_first_batch_and_survives_their_failure():
+    """The ZIP index and the catalogue are built as the decider starts, while the first leads' pings
+    are out, not inside the first sale's transaction; a failure to build them is logged, not fatal."""
+    order: list[str] = []
+    release = threading.Event()
+
+    def warm_up() -> None:
+        release.wait(5)
+        order.append("warmed")
+        raise OSError("the catalogue is missing")
+
+    decider = _Decider(lambda decisions: order.extend(d.lead_id for d in decisions), warm_up=warm_up)
+    try:
+        decided = decider.decide(_decision("first"))
+        release.set()
+        assert decided.result(5) is None
+    finally:
+        decider.close()
+    assert order == ["warmed", "first"]
