@@ -17,17 +17,15 @@ from sqlalchemy import (
     String,
     and_,
     bindparam,
-    column,
-    func,
     insert,
     or_,
     select,
     true,
     update,
 )
-from sqlalchemy.dialects import postgresql
 from sqlalchemy.orm import Session, sessionmaker
 
+from servicematch.db.arrays import as_arrays, unnested
 from servicematch.delivery import endpoints
 from servicematch.delivery.models import (
     Delivery,
@@ -255,8 +253,7 @@ _ANSWER_COLUMNS = (("attempt_id", String), ("target", String), ("status_code", I
                    ("response_body", String), ("duration_ms", Integer), ("outcome", String))
 # PostgreSQL: a round's answers as one array a column, zipped into rows by unnest(), so the statement
 # is the same for every round size and compiled once.
-_ANSWERS = (func.unnest(*(bindparam(f"{name}s", type_=postgresql.ARRAY(kind)) for name, kind in _ANSWER_COLUMNS))
-            .table_valued(*(column(name, kind) for name, kind in _ANSWER_COLUMNS)).render_derived().alias("answers"))
+_ANSWERS = unnested("answers", _ANSWER_COLUMNS)
 _FILL_IN_ATTEMPTS_AT_ONCE = (
     update(_attempts).where(_attempts.c.id == _ANSWERS.c.attempt_id)
     .values(**{name: _ANSWERS.c[name] for name, _ in _ANSWER_COLUMNS if name != "attempt_id"})
@@ -270,8 +267,7 @@ def _fill_in_attempts(connection, rows: list[dict]) -> None:
     if connection.dialect.name != "postgresql":
         connection.execute(_FILL_IN_ATTEMPT, rows)
         return
-    connection.execute(_FILL_IN_ATTEMPTS_AT_ONCE,
-                       {f"{name}s": [row[name] for row in rows] for name, _ in _ANSWER_COLUMNS})
+    connection.execute(_FILL_IN_ATTEMPTS_AT_ONCE, as_arrays(rows, _ANSWER_COLUMNS))
 
 
 def _attempt_values(completion: Completion) -> dict:

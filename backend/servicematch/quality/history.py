@@ -16,11 +16,11 @@ import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import DateTime, Integer, String, bindparam, column, func, select, type_coerce
-from sqlalchemy.dialects import postgresql
+from sqlalchemy import DateTime, Integer, String, bindparam, func, select, type_coerce
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import Session
 
+from servicematch.db.arrays import as_arrays, unnested
 from servicematch.events.models import FunnelEvent
 from servicematch.intake.models import ConsentRecord, Lead
 from servicematch.kernel.clock import as_utc
@@ -50,8 +50,7 @@ class History:
 
 def _asked_postgresql():
     """A row a lead from one array parameter a key, zipped by unnest()."""
-    return (func.unnest(*(bindparam(f"{name}s", type_=postgresql.ARRAY(kind)) for name, kind in _KEYS))
-            .table_valued(*(column(name, kind) for name, kind in _KEYS)).render_derived().alias("asked"))
+    return unnested("asked", _KEYS)
 
 
 def _asked_sqlite():
@@ -110,7 +109,7 @@ def history_parameters(leads: list[Lead], settings: Settings, dialect: Dialect) 
     """The values of `histories_statement(dialect.name)` for these leads."""
     asked = [_keys_of(n, lead, settings) for n, lead in enumerate(leads)]
     if dialect.name == "postgresql":
-        return {f"{name}s": [keys[name] for keys in asked] for name, _ in _KEYS}
+        return as_arrays(asked, _KEYS)
     # JSON carries no dates: each moment goes as the text SQLite stores for that column.
     stored = _MOMENT.bind_processor(dialect) or str
     return {"rows": json.dumps([{name: stored(keys[name]) if kind is _MOMENT else keys[name] for name, kind in _KEYS}
