@@ -52,7 +52,7 @@ from sqlalchemy.orm import Session, joinedload, sessionmaker
 
 from servicematch.address.directory import load_zip_data
 from servicematch.catalog.loader import cached_catalog
-from servicematch.db.arrays import as_arrays, unnested
+from servicematch.db.arrays import as_json, json_recordset
 from servicematch.delivery.models import Delivery, DeliveryStatus, TargetKind
 from servicematch.delivery.outbox import enqueue_buyer_post, enqueue_fixed_buyer
 from servicematch.intake.models import Lead, LeadEvent
@@ -696,10 +696,10 @@ def _write_steps(session: Session) -> None:
     if rows := session.info.pop(_STEPS_TO_WRITE, None):
         connection = session.connection()
         if connection.dialect.name == "postgresql":
-            # One statement for the batch's hundreds of steps: psycopg's executemany costs Python
-            # work for every row, and the decider writes a ping and a bid a buyer a lead.
-            connection.execute(_INSERT_STEPS_AT_ONCE, as_arrays(rows, _STEP_COLUMNS))
-        else:  # SQLite's executemany loops in C, in process
+            # One statement and one JSON text for the batch's hundreds of steps (a ping and a bid a
+            # buyer a lead): psycopg's executemany costs Python work for every row (db/arrays.py).
+            connection.execute(_INSERT_STEPS_AT_ONCE, as_json(rows, _STEP_COLUMNS))
+        else:  # SQLite's executemany loops in C; a JSON text would cost this process more to read
             connection.execute(_INSERT_STEPS, rows)
 
 
@@ -736,7 +736,7 @@ _STEP_COLUMNS = (("id", String), ("lead_id", String), ("buyer_id", String), ("ki
                  ("amount_cents", Integer), ("exclusive", Boolean), ("detail", Text), ("at_ms", Integer),
                  ("created_at", DateTime(timezone=True)))
 _INSERT_STEPS_AT_ONCE = insert(_STEPS).from_select([name for name, _ in _STEP_COLUMNS],
-                                                   select(*unnested("steps", _STEP_COLUMNS).c))
+                                                   select(*json_recordset("steps", _STEP_COLUMNS).c))
 _DECIDING_STEPS = (
     select(_STEPS.c.lead_id, *(_STEPS.c[name] for name in _StepRead._fields))
     .where(_STEPS.c.lead_id.in_(bindparam("lead_ids", expanding=True)),
