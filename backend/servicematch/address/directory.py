@@ -117,7 +117,7 @@ def find_zip_place(zip_code: str | None) -> ZipPlace | None:
     A sale's statement line names the lead's city, and a provider's radius is measured from ZIP
     centres, many times a second under load: each ZIP asks the package once (it reads all its
     rows, about 0.4 ms) and is kept as three values, where a cache of the package's rows kept about
-    1.5 KB a ZIP."""
+    2.4 KB a ZIP (100 MB for all 42,789)."""
     key = zip_code.strip()[:5] if isinstance(zip_code, str) else ""
     if len(key) != 5 or not key.isdigit():
         return None
