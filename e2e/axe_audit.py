@@ -14,8 +14,9 @@ PAGE_STRUCTURE = {"type": "rule", "values": ["landmark-one-main", "landmark-no-d
                                              "page-has-heading-one", "heading-order", "landmark-unique"]}
 
 
-def axe_violations(page: Page, run_only: dict) -> list[dict]:
-    """The violations axe-core finds in the page as it is now."""
+def axe_violations(page: Page, run_only: dict, also: list[str] | None = None) -> list[dict]:
+    """The violations axe-core finds in the page as it is now, by the rules `run_only` selects and
+    the rules named in `also` (one run of axe for both: each run walks the whole page)."""
     if not AXE_SCRIPT.is_file():
         raise AssertionError(f"{AXE_SCRIPT} is missing: run `npm install` in frontend/")
     # Colour contrast is measured on what is painted: let fades and slide-ins finish first.
@@ -25,8 +26,11 @@ def axe_violations(page: Page, run_only: dict) -> list[dict]:
         # refuses inline scripts, as it should, and the pages are audited with it in force.
         page.evaluate(AXE_SCRIPT.read_text(encoding="utf-8"))
     result = page.evaluate(
-        "runOnly => axe.run(document, {runOnly, resultTypes: ['violations']})",
-        run_only,
+        """([runOnly, also]) => axe.run(document, {
+            runOnly, rules: Object.fromEntries(also.map((rule) => [rule, {enabled: true}])),
+            resultTypes: ['violations'],
+        })""",
+        [run_only, also or []],
     )
     return result["violations"]
 
@@ -45,9 +49,14 @@ def describe(violations: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def expect_no_violations(page: Page, screen: str, run_only: dict = WCAG_AA) -> None:
-    """Fail with a readable list when axe-core finds a violation (WCAG 2.2 AA unless told) on the screen."""
-    violations = axe_violations(page, run_only)
-    rules = "WCAG 2.2 AA" if run_only is WCAG_AA else "page-structure"
-    assert not violations, f"axe-core: {len(violations)} {rules} rule(s) fail on {screen}:\n" + describe(
-        violations)
+def expect_no_violations(page: Page, screen: str, run_only: dict = WCAG_AA, *,
+                         with_page_structure: bool = False) -> None:
+    """Fail with a readable list when axe-core finds a violation (WCAG 2.2 AA unless told) on the
+    screen; and of the page-structure rules too, in the same run, when asked."""
+    also = PAGE_STRUCTURE["values"] if with_page_structure else []
+    found = axe_violations(page, run_only, also)
+    for rules, violations in (("WCAG 2.2 AA" if run_only is WCAG_AA else "page-structure",
+                               [v for v in found if v["id"] not in also]),
+                              ("page-structure", [v for v in found if v["id"] in also])):
+        assert not violations, f"axe-core: {len(violations)} {rules} rule(s) fail on {screen}:\n" + describe(
+            violations)

@@ -5,14 +5,14 @@ from __future__ import annotations
 import os
 import socket
 from collections.abc import Callable, Iterator
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from _pytest.nodeid import NodeId
-from browser_context import reset_context
+from browser_context import new_shared_context, reset_context
 from console_support import Operators, create_operators
-from funnel_steps import wait_until_interactive
+from funnel_steps import forget_lead_status, wait_until_interactive, watch_lead_status
 from playwright.sync_api import BrowserContext
 from privacy_server import PrivacyServer, start_privacy_server
 from site_paths import ARTIFACTS, STATIC_DIR, server_log
@@ -128,6 +128,13 @@ def shared_privacy_server(tmp_path_factory) -> Iterator[Callable[[str], PrivacyS
         server.stop()
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "clock_installed: shares a browser context whose clock Playwright drives at the real time's "
+        "pace, so that thank_you_heading (funnel_steps.py) can move it past the thank-you page's loader once "
+        "routing has finished (e2e/conftest.py's `context`)")
+
+
 @pytest.hookimpl(trylast=True)  # after pytest's ordering by parametrised fixtures, and after xdist's hook
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Backend tests first, then the browser tests that share a server of their own (marked
@@ -222,7 +229,9 @@ def context(browser, browser_context_args, _reused_contexts, request) -> Iterato
 
     Playwright's clock (page.clock) belongs to the context and cannot be taken back: a test that
     fixes it is marked `clock_fixed_at(when)` and shares a context fixed at that time, or
-    `own_context` for a context of its own, closed after it.
+    `own_context` for a context of its own, closed after it. A test marked `clock_installed`
+    shares a context whose clock Playwright drives at the real time's pace, which may be moved
+    forward (funnel_steps.thank_you_heading) and is set back to the real time after each test.
     """
     if request.node.get_closest_marker("own_context"):
         own = browser.new_context(**browser_context_args)
@@ -231,18 +240,22 @@ def context(browser, browser_context_args, _reused_contexts, request) -> Iterato
         return
     clock = request.node.get_closest_marker("clock_fixed_at")
     fixed_at: datetime | None = clock.args[0] if clock else None
-    key = repr((sorted(browser_context_args.items()), fixed_at))
+    installed = fixed_at is None and request.node.get_closest_marker("clock_installed") is not None
+    key = repr((sorted(browser_context_args.items()), fixed_at, installed))
     reused = _reused_contexts.get(key)
     if reused is None:
-        reused = _reused_contexts[key] = browser.new_context(**browser_context_args)
-        # Kept open, blank, for the context's life: once a context's last page closes, the next
-        # page costs as much as a new context (0.33 s of CPU against 0.17 s, measured per visit).
-        reused.new_page()
+        reused = _reused_contexts[key] = new_shared_context(browser, **browser_context_args)
         if fixed_at is not None:
             reused.clock.set_fixed_time(fixed_at)
+        elif installed:
+            reused.clock.install()
+            watch_lead_status(reused)
     yield reused
     try:
         reset_context(reused, fixed_at)
+        if installed:
+            reused.clock.set_system_time(datetime.now(UTC))
+            forget_lead_status(reused)
     except BaseException:
         # A context that could not be reset, or whose clock a test set, serves no later test.
         del _reused_contexts[key]

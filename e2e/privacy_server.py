@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import base64
 import email
-import json
 import os
 import subprocess
 import sys
@@ -21,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # The backend tests' stand-in receivers (backend/tests/delivery_receivers.py).
 sys.path.insert(0, str(ROOT / "backend" / "tests"))
 
+from cli_forks import run_cli
 from delivery_receivers import HttpReceiver, SmtpReceiver, free_port
 from funnel_steps import Contact, complete_steps, lead_form_steps, service_config, thank_you_heading
 from playwright.sync_api import Page
@@ -68,18 +68,12 @@ def _database(backend: str, workdir: Path) -> tuple[str, list]:
     return f"{base}/{name}", [drop]
 
 
-# Several CLI commands in one Python process: each process would pay the imports again.
-_RUN_COMMANDS = """
-import json, sys
-from servicematch.cli import main
-for args in json.loads(sys.argv[1]):
-    main(args, standalone_mode=False)
-"""
-
-
 def _cli(env: dict[str, str], *commands: list[str]) -> None:
-    subprocess.run([sys.executable, "-c", _RUN_COMMANDS, json.dumps(commands)], cwd=ROOT, env=env,
-                   check=True, stdout=subprocess.DEVNULL)
+    """Run `servicematch` commands one after another, each a process of its own (cli_forks.py)."""
+    for args in commands:
+        result = run_cli(args, env=env)
+        if result.returncode != 0:
+            raise RuntimeError(f"servicematch {' '.join(args)} failed: {result.stderr or result.stdout}")
 
 
 def start_privacy_server(*, backend: str, workdir: Path, static_dir: Path, log: Path) -> PrivacyServer:

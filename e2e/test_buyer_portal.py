@@ -19,7 +19,7 @@ import pytest
 from console_support import (
     BuyerReceiver,
     ConsoleClient,
-    element_at_centre_is,
+    controls,
     listed_by_server,
     no_sideways_overflow,
     servicematch_cli,
@@ -35,7 +35,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 from screens import save_small_png
 
-pytestmark = pytest.mark.browser
+# One worker runs the module's tests one after another (--dist loadgroup), so that its module
+# fixtures (a signed-in console client, another buyer's sold lead) are made once.
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("buyer-portal")]
 
 # Houston ZIP codes, one per viewport and one for the other buyer: far from the Austin ZIP codes
 # (and their radii) of the other browser tests' HVAC providers and buyers, so each lead goes to
@@ -69,12 +71,12 @@ def _tappable(page: Page) -> None:
     portal_nav = page.get_by_role("navigation", name="Portal")
     nav = portal_nav.bounding_box() if portal_nav.count() else None  # none before signing in
     bottom = nav["y"] if nav and nav["y"] > page.viewport_size["height"] / 2 else page.viewport_size["height"]
-    for control in page.get_by_role("button").all() + page.get_by_role("link").all():
-        box = control.bounding_box() if control.is_visible() else None
-        inside_nav = control.evaluate("e => !!e.closest('nav')")
+    for control in controls(page, within=("nav", "p, dd, td")):
+        box = control.box if control.visible else None
+        inside_nav = control.inside["nav"]
         if box and box["y"] >= 0 and box["y"] + box["height"] <= (page.viewport_size["height"] if inside_nav else bottom):
-            assert box["height"] >= 40 or control.evaluate("e => !!e.closest('p, dd, td')"), f"{control} is small"
-            assert element_at_centre_is(page, control), f"{control} is covered"
+            assert box["height"] >= 40 or control.inside["p, dd, td"], f"{control.name} is small"
+            assert control.tappable_at_centre, f"{control.name} is covered"
 
 
 def _shot(page: Page, save_screenshot, name: str, region: str | None = None) -> None:

@@ -63,6 +63,7 @@ def plus_one(before: dict, keys: list) -> dict:
     return {**before, **{key: before.get(key, 0) + 1 for key in keys}}
 
 
+@pytest.mark.clock_installed  # thank_you_heading moves the clock past the loader
 def test_a_walk_through_a_form_appears_in_the_funnel_exactly(page: Page, live_server: str, operators,
                                                                analyst_api: ConsoleClient):
     vertical, slug = WALKED

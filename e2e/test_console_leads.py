@@ -26,7 +26,9 @@ from console_support import (
 )
 from playwright.sync_api import Page, expect
 
-pytestmark = pytest.mark.browser
+# One worker runs the module's tests one after another (--dist loadgroup), so that its module
+# fixtures (a provider and its receiver, a revoked lead and a kept one) are made once.
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("console-leads")]
 
 # The test provider's ZIP (no other browser test's).
 PROVIDER_ZIP = "78705"

@@ -11,6 +11,7 @@ import pytest
 from console_support import (
     ROOT,
     HttpReceiver,
+    controls,
     element_at_centre_is,
     no_sideways_overflow,
     servicematch_cli,
@@ -47,11 +48,11 @@ def test_every_page_is_reachable_and_tappable_without_sideways_scrolling(page: P
         expect(page.get_by_role("heading", name=heading, level=1)).to_be_visible()
         page.wait_for_load_state("networkidle")
         assert no_sideways_overflow(page), f"{heading} scrolls sideways"
-        for control in page.get_by_role("button").all() + page.get_by_role("link").all():
-            if control.is_visible() and control.is_enabled():
-                box = control.bounding_box()
-                if box and box["y"] + box["height"] <= page.viewport_size["height"]:
-                    assert element_at_centre_is(page, control), f"{control} on {heading} is covered"
+        for control in controls(page):
+            if control.visible and control.enabled:
+                box = control.box
+                if box["y"] + box["height"] <= page.viewport_size["height"]:
+                    assert control.tappable_at_centre, f"{control.name} on {heading} is covered"
         path = save_screenshot(page, f"console-{heading.lower().replace(' ', '-')}")
         if heading == "Dashboard" and page.viewport_size["width"] == 1280:
             expect(page.get_by_role("heading", name="Leads per day")).to_be_visible()

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from console_support import (
     assert_fits_and_tappable,
+    controls,
     no_sideways_overflow,
     sign_in,
 )
@@ -62,11 +63,9 @@ def rated(server_engine) -> Rated:
 
 def assert_big_enough(page: Page) -> None:
     """Every control on the page, the console's navigation included, is at least 44 px high."""
-    for control in (page.get_by_role("button").all() + page.get_by_role("link").all()
-                    + page.get_by_role("combobox").all() + page.get_by_role("textbox").all()):
-        if control.is_visible():
-            box = control.bounding_box()
-            assert box and box["height"] >= TAP_PX, f"{control} is {box and box['height']} px high"
+    for control in controls(page, ("button", "link", "combobox", "textbox")):
+        if control.visible:
+            assert control.box["height"] >= TAP_PX, f"{control.name} is {control.box['height']} px high"
 
 
 def test_an_admin_hides_a_review_with_a_reason(page: Page, operators, rated: Rated, server_engine, save_screenshot):

@@ -24,6 +24,7 @@ pytestmark = pytest.mark.browser
 SERVICES = [("services", "hvac"), ("legal", "auto-accident"), ("insurance", "auto"), ("financial", "mortgage")]
 
 
+@pytest.mark.clock_installed  # thank_you_heading moves the clock past the loader
 @pytest.mark.parametrize(("vertical", "slug"), SERVICES, ids=[s for _, s in SERVICES])
 def test_full_submission_ends_on_success_and_is_stored(page: Page, live_server: str, server_engine,
                                                          save_screenshot, vertical: str, slug: str):
@@ -62,6 +63,7 @@ def test_full_submission_ends_on_success_and_is_stored(page: Page, live_server: 
         assert answers.get(f["mapping"]) or answers.get(f["id"]), f"{f['id']} missing from {answers}"
 
 
+@pytest.mark.clock_installed  # thank_you_heading moves the clock past the loader
 def test_workers_comp_sends_the_start_year_as_cq20(page: Page, live_server: str, server_engine):
     service = service_config(live_server, "workers-comp")
     steps = lead_form_steps(live_server, service)

@@ -22,7 +22,8 @@ from funnel_steps import (
 from playwright.sync_api import Page, expect
 from privacy_server import BUYER_NAME, PrivacyServer, mail_to
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("privacy-sqlite")]
+# thank_you_heading moves the clock past the loader.
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("privacy-sqlite"), pytest.mark.clock_installed]
 PHONES = itertools.count(300)
 REFERENCE = re.compile(r"[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}")
 

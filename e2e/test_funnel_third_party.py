@@ -118,6 +118,7 @@ def test_call_page_loads_tracking_script_by_id_and_phone_tap_is_a_contact(page: 
     page.wait_for_function("(window.__pixelEvents || []).some(e => e[1] === 'Contact')")
 
 
+@pytest.mark.clock_installed  # thank_you_heading moves the clock past the loader
 def test_trustedform_certificate_travels_with_the_lead(page: Page, live_server: str, server_engine):
     seen: list[str] = []
     configure_public(page, trustedformEnabled=True)

@@ -27,6 +27,7 @@ def storage(page: Page, key: str):
     return json.loads(page.evaluate(f"window.localStorage.getItem('{key}')") or "null")
 
 
+@pytest.mark.clock_installed  # thank_you_heading moves the clock past the loader
 def test_url_parameters_are_stored_prefill_the_form_and_reach_the_lead(page: Page, live_server: str,
                                                                        server_engine):
     steps = lead_form_steps(live_server, service_config(live_server, "roofing"))
@@ -50,6 +51,7 @@ def test_url_parameters_are_stored_prefill_the_form_and_reach_the_lead(page: Pag
     assert {key: click[key] for key in ATTRIBUTION} == ATTRIBUTION
 
 
+@pytest.mark.clock_installed  # thank_you_heading moves the clock past the loader
 def test_home_page_address_prefills_and_is_cleared_after_submission(page: Page, live_server: str):
     steps = lead_form_steps(live_server, service_config(live_server, "gutters"))
     page.goto("/")

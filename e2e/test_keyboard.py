@@ -98,6 +98,7 @@ def fill_by_keyboard(page: Page, field: dict, contact: Contact) -> None:
         type_into(page, page.get_by_label(label, exact=True), value)
 
 
+@pytest.mark.clock_installed  # thank_you_heading moves the clock past the loader
 def test_a_whole_lead_form_by_keyboard_alone(page: Page, live_server: str, server_engine):
     """auto-accident from its service page: radios, date dropdowns, textarea, text, email, the state
     select, phone and consent, with Tab, Shift+Tab, Space, Enter and arrow keys only."""

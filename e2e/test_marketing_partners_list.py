@@ -20,7 +20,9 @@ from console_support import (
 )
 from playwright.sync_api import Page, expect
 
-pytestmark = pytest.mark.browser
+# One worker runs the module's tests one after another (--dist loadgroup), so that the buyer is
+# added, published and paused once.
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("partners-buyer")]
 
 SHOTS = Path("/tmp/partners-shots")
 # A ZIP no browser test's lead comes from: the buyer is on the list without taking other tests' leads.

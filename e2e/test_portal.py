@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 from console_support import (
-    element_at_centre_is,
+    controls,
     no_sideways_overflow,
     servicematch_cli,
     sign_in,
@@ -21,11 +21,11 @@ pytestmark = pytest.mark.browser
 
 def _tappable(page: Page) -> None:
     assert no_sideways_overflow(page), page.url
-    for control in page.get_by_role("button").all() + page.get_by_role("link").all():
-        if control.is_visible():
-            box = control.bounding_box()
-            if box and box["y"] + box["height"] <= page.viewport_size["height"]:
-                assert element_at_centre_is(page, control), f"{control} is covered"
+    for control in controls(page):
+        if control.visible:
+            box = control.box
+            if box["y"] + box["height"] <= page.viewport_size["height"]:
+                assert control.tappable_at_centre, f"{control.name} is covered"
 
 
 def _open_profile(page: Page) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from console_support import element_at_centre_is, no_sideways_overflow
+from console_support import controls, no_sideways_overflow
 from playwright.sync_api import Page, expect
 from site_paths import STATIC_DIR, server_log
 from test_buyer_portal import _shot
@@ -32,7 +32,8 @@ sys.path.insert(0, str(ROOT / "backend" / "tests"))
 from delivery_receivers import free_port
 from stripe_standin import SECRET_KEY, WEBHOOK_SECRET, StripeStandIn
 
-pytestmark = pytest.mark.browser
+# One worker runs the module's tests one after another (--dist loadgroup), so that its server starts once.
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("money-server")]
 PASSWORD = "billing password 0123 abc"
 
 
@@ -92,11 +93,11 @@ def _tappable(page: Page) -> None:
     assert no_sideways_overflow(page), page.url
     nav = page.get_by_role("navigation", name="Portal").bounding_box()
     bottom = nav["y"] if nav and nav["y"] > page.viewport_size["height"] / 2 else page.viewport_size["height"]
-    for control in page.get_by_role("button").all():
-        box = control.bounding_box() if control.is_visible() else None
+    for control in controls(page, ("button",)):
+        box = control.box if control.visible else None
         if box and box["y"] >= 0 and box["y"] + box["height"] <= bottom:
-            assert box["height"] >= 40, f"{control} is small"
-            assert element_at_centre_is(page, control), f"{control} is covered"
+            assert box["height"] >= 40, f"{control.name} is small"
+            assert control.tappable_at_centre, f"{control.name} is covered"
 
 
 def test_a_prepaid_buyer_adds_funds_by_card_and_sees_its_balance(page: Page, money_server: MoneyServer,

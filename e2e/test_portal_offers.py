@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 from console_support import (
-    element_at_centre_is,
+    controls,
     no_sideways_overflow,
     servicematch_cli,
     submit_lead,
@@ -38,13 +38,13 @@ CONSUMER = ("Garcia", "1100 E 5th St")
 def _tappable(page: Page) -> None:
     """Nothing scrolls sideways, every control is at least 44 px tall and nothing covers it."""
     assert no_sideways_overflow(page), page.url
-    for control in page.get_by_role("button").all() + page.get_by_role("link").all():
-        if not control.is_visible():
+    for control in controls(page, within=("p, dd, dt",)):
+        if not control.visible:
             continue
-        box = control.bounding_box()
-        if box and box["y"] >= 0 and box["y"] + box["height"] <= page.viewport_size["height"]:
-            assert box["height"] >= 44 or control.evaluate("e => !!e.closest('p, dd, dt')"), f"{control} is small"
-            assert element_at_centre_is(page, control), f"{control} is covered"
+        box = control.box
+        if box["y"] >= 0 and box["y"] + box["height"] <= page.viewport_size["height"]:
+            assert box["height"] >= 44 or control.inside["p, dd, dt"], f"{control.name} is small"
+            assert control.tappable_at_centre, f"{control.name} is covered"
 
 
 def _shot(page: Page, save_screenshot, name: str) -> None:

@@ -23,7 +23,8 @@ from standardwebhooks import Webhook
 
 from servicematch.outbound.signing import verify_signature
 
-pytestmark = pytest.mark.browser
+# submit_hvac_lead's thank_you_heading moves the clock past the loader.
+pytestmark = [pytest.mark.browser, pytest.mark.clock_installed]
 PHONES = itertools.count(150)
 
 

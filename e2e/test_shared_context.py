@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from browser_context import reset_context
+from browser_context import new_shared_context, reset_context
 from playwright.sync_api import Browser
 
 pytestmark = pytest.mark.browser
@@ -14,8 +14,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def used_context(browser: Browser, live_server: str):
-    context = browser.new_context(base_url=live_server)
-    context.new_page()  # the blank page `context` keeps open
+    context = new_shared_context(browser, base_url=live_server)  # as conftest.py's `context` makes it
     yield context
     context.close()
 

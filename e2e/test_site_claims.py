@@ -157,6 +157,7 @@ def test_call_thanks_shows_the_reference_hours_and_who_may_call_and_survives_a_r
     expect_no_fake_claims(page)
 
 
+@pytest.mark.clock_installed  # thank_you_heading moves the clock past the loader
 @ON_SHARED_SERVER
 def test_the_roofing_thank_you_says_what_each_company_is_and_survives_a_reload(
         page: Page, server: PrivacyServer, save_screenshot):

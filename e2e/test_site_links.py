@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urldefrag, urlparse
 
 import httpx
@@ -48,7 +49,10 @@ def test_no_internal_link_is_a_404(page: Page, live_server: str):
             if target not in rendered and not STATE_PAGE.match(target) and not target.startswith("/api/"):
                 to_render.append(target)
     assert len(rendered) > 30, f"the crawl saw only {sorted(rendered)}"
-    with httpx.Client(base_url=live_server) as client:
-        missing = [f"{link} (linked from {source})" for link, source in sorted(linked_from.items())
-                   if client.get(link).status_code == 404]
+    # A few asked at once: one after another, the few hundred answers took 10-15 s of the test.
+    with httpx.Client(base_url=live_server) as client, ThreadPoolExecutor(max_workers=8) as asking:
+        links = sorted(linked_from)
+        statuses = asking.map(lambda link: client.get(link).status_code, links)
+        missing = [f"{link} (linked from {linked_from[link]})" for link, status in zip(links, statuses, strict=True)
+                   if status == 404]
     assert not missing, "links to missing pages:\n" + "\n".join(missing)
