@@ -55,7 +55,7 @@ def measure(url: str, *, leads_a_batch: int, batches: int, bidders: int) -> dict
     ways = {"executemany": lambda connection, rows: connection.execute(EXECUTEMANY, rows),
             "arrays, unnest()": lambda connection, rows: connection.execute(ARRAYS, as_arrays(rows, _STEP_COLUMNS)),
             "JSON, json_to_recordset() (the decider's)": lambda connection, rows: connection.execute(
-                _INSERT_STEPS_AT_ONCE, as_json(rows, _STEP_COLUMNS))}
+                _INSERT_STEPS_AT_ONCE, as_json(rows))}
     spent = {way: {"cpu": [], "wall": []} for way in ways}
     with engine.connect() as connection:
         # The rows name no real lead: their foreign keys are not what is measured.

@@ -43,11 +43,11 @@ def json_recordset(name: str, columns: Columns):
             .alias(name))
 
 
-def as_json(rows: Sequence[Mapping], columns: Columns) -> dict[str, str]:
-    """The parameter of `json_recordset(..., columns)` for these rows. Dates and times go as ISO 8601,
-    which PostgreSQL reads back exactly (an aware time keeps its offset)."""
-    keys = [key for key, _ in columns]
-    return {"rows": json.dumps([{key: row[key] for key in keys} for row in rows], default=_iso)}
+def as_json(rows: Sequence[Mapping]) -> dict[str, str]:
+    """The parameter of a `json_recordset` for these rows, as they are: json_to_recordset() reads the
+    keys its columns name and ignores any other. Dates and times go as ISO 8601, which PostgreSQL
+    reads back exactly (an aware time keeps its offset)."""
+    return {"rows": json.dumps(list(rows), default=_iso)}
 
 
 def _iso(value):

@@ -698,7 +698,7 @@ def _write_steps(session: Session) -> None:
         if connection.dialect.name == "postgresql":
             # One statement and one JSON text for the batch's hundreds of steps (a ping and a bid a
             # buyer a lead): psycopg's executemany costs Python work for every row (db/arrays.py).
-            connection.execute(_INSERT_STEPS_AT_ONCE, as_json(rows, _STEP_COLUMNS))
+            connection.execute(_INSERT_STEPS_AT_ONCE, as_json(rows))
         else:  # SQLite's executemany loops in C; a JSON text would cost this process more to read
             connection.execute(_INSERT_STEPS, rows)
 
