@@ -46,6 +46,9 @@ BUSY_WAIT_SECONDS = 0.02
 # nothing else is under way): each round costs two transactions, so under load a round records
 # and refills several slots at once instead of one, for at most BUSY_WAIT_SECONDS of delay.
 WAKE_SHARE = 0.25
+# An idle worker waits for a wake-up or its poll, but looks at least this often whether it was told
+# to stop: `servicematch worker`'s signal handler can only set the flag, not wake the loop.
+STOP_LOOK_SECONDS = 1.0
 
 
 class LeadRouter(Protocol):
@@ -174,6 +177,10 @@ class DeliveryWorker:
         try:
             while not stop.is_set():
                 self._changed.clear()
+                if stop.is_set():
+                    # Told to stop since the loop's test: the wake-up that came with it was just
+                    # cleared, so the wait below would sleep through it.
+                    break
                 # Look for work when something new was committed, else at the poll interval (retries
                 # come due, another process committed without telling this one).
                 look = news.is_set() or time.monotonic() - looked >= self.settings.worker_poll_seconds
@@ -198,7 +205,8 @@ class DeliveryWorker:
                             chore.poke()
                         if self.router is not None:
                             self.router.sweep()
-                    self._changed.wait(BUSY_WAIT_SECONDS if busy else self.settings.worker_poll_seconds)
+                    self._changed.wait(BUSY_WAIT_SECONDS if busy
+                                       else min(self.settings.worker_poll_seconds, STOP_LOOK_SECONDS))
         finally:
             wakeup.deliveries.unsubscribe(heard)
 
