@@ -1,9 +1,8 @@
 """Every lead's pings are in flight at once, each deadline from its own send, so the worker's own
-delay is never charged to a buyer; and the decider commits what it can when one lead of a batch fails."""
+delay is never charged to a buyer."""
 
 from __future__ import annotations
 
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from types import SimpleNamespace
@@ -15,7 +14,6 @@ from delivery_receivers import started_receivers
 from servicematch.kernel.clock import utcnow
 from servicematch.outbound.loop_sender import LoopSender
 from servicematch.routing.pings import run_pings
-from servicematch.routing.stage import _Decider, _Decision
 
 
 @pytest.fixture
@@ -61,56 +59,3 @@ def test_a_buyer_that_answers_late_is_a_pass_measured_from_its_send(buyers):
     finally:
         sender.close()
     assert bid.cents is None and bid.detail == "no answer within 300 ms" and bid.pinged
-
-
-def _decision(lead_id: str) -> _Decision:
-    return _Decision(event_id=f"event-{lead_id}", lead_id=lead_id, token="t", bids=[], suppressed=False,
-                     partners=frozenset())
-
-
-def test_a_batch_that_fails_is_decided_one_lead_at_a_time():
-    calls: list[list[str]] = []
-    committed: list[str] = []
-    release = threading.Event()
-
-    def decide_together(decisions: list[_Decision]) -> None:
-        release.wait(5)  # the decider waits here while every decision queues up
-        ids = [decision.lead_id for decision in decisions]
-        calls.append(ids)
-        if "bad" in ids:
-            raise RuntimeError("a bad lead")
-        committed.extend(ids)
-
-    decider = _Decider(decide_together)
-    try:
-        futures = {lead_id: decider.decide(_decision(lead_id)) for lead_id in ("a", "bad", "b", "c")}
-        release.set()
-        for lead_id in ("a", "b", "c"):
-            assert futures[lead_id].result(5) is None
-        with pytest.raises(RuntimeError, match="a bad lead"):
-            futures["bad"].result(5)
-    finally:
-        decider.close()
-    assert sorted(committed) == ["a", "b", "c"]
-    assert any(len(ids) > 1 for ids in calls)  # they were tried together first
-
-
-def test_a_new_decider_builds_its_look_ups_before_its_first_batch_and_survives_their_failure():
-    """The ZIP index and the catalogue are built as the decider starts, while the first leads' pings
-    are out, not inside the first sale's transaction; a failure to build them is logged, not fatal."""
-    order: list[str] = []
-    release = threading.Event()
-
-    def warm_up() -> None:
-        release.wait(5)
-        order.append("warmed")
-        raise OSError("the catalogue is missing")
-
-    decider = _Decider(lambda decisions: order.extend(d.lead_id for d in decisions), warm_up=warm_up)
-    try:
-        decided = decider.decide(_decision("first"))
-        release.set()
-        assert decided.result(5) is None
-    finally:
-        decider.close()
-    assert order == ["warmed", "first"]
