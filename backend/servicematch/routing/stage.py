@@ -155,16 +155,19 @@ class _Decider:
     """One thread that commits outcomes and settles post answers, in batches: each lead's auction
     thread hands it the bids and waits; the delivery dispatcher hands it the posts whose answers it
     recorded and goes on claiming and sending. Whatever arrived while the last batch was committing
-    goes in the next one, so under load a transaction carries many leads and quiet, one; and the
-    dispatcher never waits for a settlement (nor for the lock decisions take). Should a batch of
-    decisions fail, its leads are decided one at a time, so one bad lead holds up no other."""
+    goes in the next one, outcomes and answers in one transaction, so under load a transaction
+    carries many leads and quiet, one; and the dispatcher never waits for a settlement (nor for the
+    lock decisions take). Should a batch fail, its outcomes and its answers are taken apart, and
+    then its leads one at a time, so one bad lead holds up no other."""
 
     def __init__(self, decide_together: Callable[[list[_Decision]], None],
                  settle: Callable[[list[str]], None] | None = None,
                  warm_up: Callable[[], None] | None = None,
-                 more_coming: Callable[[], bool] = lambda: False) -> None:
+                 more_coming: Callable[[], bool] = lambda: False,
+                 both: Callable[[list[_Decision], list[str]], None] | None = None) -> None:
         self._decide_together = decide_together
         self._settle = settle
+        self._both = both
         self._warm_up = warm_up
         self._more_coming = more_coming
         self._waiting: queue.SimpleQueue[tuple[_Decision | list[str], Future] | None] = queue.SimpleQueue()
@@ -205,10 +208,29 @@ class _Decider:
                     break
             stopping = batch[-1] is None
             work = [item for item in batch if item is not None]
-            self._commit([item for item in work if isinstance(item[0], _Decision)])
-            self._settle_all([item for item in work if isinstance(item[0], list)])
+            decisions = [item for item in work if isinstance(item[0], _Decision)]
+            answers = [item for item in work if isinstance(item[0], list)]
+            if not (decisions and answers and self._together(decisions, answers)):
+                self._commit(decisions)
+                self._settle_all(answers)
             if stopping:
                 return
+
+    def _together(self, decisions: list[tuple[_Decision, Future]], answers: list[tuple[list[str], Future]]) -> bool:
+        """Outcomes and answers in one transaction, whether it committed; if not, each kind is taken
+        again on its own (one lead at a time should a batch fail), so one bad lead holds up no other."""
+        if self._both is None:
+            return False
+        try:
+            self._both([decision for decision, _ in decisions],
+                       [delivery_id for delivery_ids, _ in answers for delivery_id in delivery_ids])
+        except Exception:
+            log.exception("deciding %d leads and settling %d answers together failed; taking them apart",
+                          len(decisions), sum(len(ids) for ids, _ in answers))
+            return False
+        for _, future in decisions + answers:
+            future.set_result(None)
+        return True
 
     def _settle_all(self, batch: list[tuple[list[str], Future]]) -> None:
         if not batch:
@@ -273,7 +295,7 @@ class RoutingStage:
         self._pinging = 0  # auctions whose bids are not yet handed to the decider
         self._settling: set[Future] = set()  # answers handed to the decider, not yet settled
         self._decisions = _Decider(self._decide_together, self.settle_now, warm_up=self._warm_up,
-                                   more_coming=self._auctions_pinging)
+                                   more_coming=self._auctions_pinging, both=self._decide_and_settle)
         self.gate = QualityGate(settings)
         self.changed = threading.Event()
         self._last_sweep = 0.0
@@ -484,23 +506,29 @@ class RoutingStage:
     def _decide_together(self, decisions: list[_Decision]) -> None:
         """Commit the outcomes of several leads at once (one transaction, one commit): their events
         marked done, their leads and any withdrawals read, in one statement each for the batch."""
+        self._decide_and_settle(decisions, [])
+
+    def _decide_and_settle(self, decisions: list[_Decision], delivery_ids: list[str], *,
+                           lead_ids: list[str] = ()) -> None:
+        """One transaction for a batch of the decider's work: the answers of these posts (and any
+        open auctions of `lead_ids`) settled, then these outcomes committed. Each kind is read in one
+        statement a table for the batch, and one purse serves both, so the buyers' accounts are read
+        once and written once, in id order, after the auctions' row locks (the order every settling
+        transaction takes them in: no two workers wait on each other)."""
         with self._deciding, self.session_factory() as session:
-            # An event another worker took over (this one was too slow) is not marked, and its lead
-            # is not decided here.
-            done = set(session.execute(_EVENTS_DONE, {
-                "ids": [d.event_id for d in decisions], "tokens": sorted({d.token for d in decisions}),
-                "now": self.clock()}).scalars())
-            mine = [d for d in decisions if d.event_id in done]
-            lead_ids = [d.lead_id for d in mine]
-            leads = {lead.id: lead for lead in session.scalars(
-                _leads_with_consent(), {"ids": lead_ids})} if mine else {}
-            withdrawn = withdrawal_reasons(session, lead_ids)
-            # Who may pay what: the batch's bidders' accounts read once, kept up to date as it decides.
-            purse = Purse(session, {bid.buyer_id for d in mine for bid in d.bids if bid.cents is not None},
-                          self.clock())
-            for decision in mine:
-                if (lead := leads.get(decision.lead_id)) is not None:
-                    self._decide(session, decision, lead, withdrawn.get(lead.id), purse)
+            if delivery_ids:
+                lead_ids = [*lead_ids, *session.scalars(_LEADS_OF_POSTS, {"ids": list(delivery_ids)})]
+            settling = _read_settling(session, sorted(set(lead_ids))) if lead_ids else _Settling()
+            deciding = _read_deciding(session, decisions, self.clock()) if decisions else _Deciding()
+            # Who may pay what: the batch's bidders' accounts read once, kept up to date as it goes.
+            purse = Purse(session, settling.bidders() | deciding.bidders(), self.clock())
+            for auction in settling.auctions:
+                if (lead := settling.leads.get(auction.lead_id)) is not None:
+                    self._advance(session, lead, auction, steps=settling.steps.get(lead.id, []),
+                                  posts=settling.posts.get(lead.id, []), purse=purse)
+            for decision in deciding.mine:
+                if (lead := deciding.leads.get(decision.lead_id)) is not None:
+                    self._decide(session, decision, lead, deciding.withdrawn.get(lead.id), purse)
             purse.close(session)
             _write_steps(session)
             session.commit()
@@ -580,23 +608,7 @@ class RoutingStage:
         self.settle_leads([lead_id])
 
     def settle_leads(self, lead_ids: list[str]) -> None:
-        with self._deciding, self.session_factory() as session:
-            # In id order, so workers side by side on PostgreSQL lock the same rows in the same order.
-            auctions = list(session.scalars(_open_auctions(session.bind.dialect.name), {"ids": list(lead_ids)}))
-            if not auctions:
-                return
-            ids = [a.lead_id for a in auctions]
-            leads = {lead.id: lead for lead in session.scalars(_leads_with_consent(), {"ids": ids})}
-            steps, posts = _steps_and_posts(session, ids)
-            purse = Purse(session, {step.buyer_id for found in steps.values() for step in found
-                                    if step.kind == StepKind.BID and step.buyer_id}, self.clock())
-            for auction in auctions:
-                if (lead := leads.get(auction.lead_id)) is not None:
-                    self._advance(session, lead, auction, steps=steps.get(lead.id, []), posts=posts.get(lead.id, []),
-                                  purse=purse)
-            purse.close(session)
-            _write_steps(session)
-            session.commit()
+        self._decide_and_settle([], [], lead_ids=lead_ids)
 
     def sweep(self, *, force: bool = False) -> None:
         """Settle auctions left open by a worker that stopped between a post's answer and its settling."""
@@ -712,6 +724,57 @@ class RoutingStage:
             enqueue_receipt(session=session, lead=lead)
         wakeup.notify_after_commit(session)
         return step
+
+@dataclass
+class _Settling:
+    """Open auctions of a batch, locked, with their leads, steps and posts."""
+
+    auctions: list[Auction] = field(default_factory=list)
+    leads: dict[str, Lead] = field(default_factory=dict)
+    steps: dict[str, list] = field(default_factory=dict)
+    posts: dict[str, list[Delivery]] = field(default_factory=dict)
+
+    def bidders(self) -> set[str]:
+        return {step.buyer_id for found in self.steps.values() for step in found
+                if step.kind == StepKind.BID and step.buyer_id}
+
+
+def _read_settling(session: Session, lead_ids: list[str]) -> _Settling:
+    # In id order, so workers side by side on PostgreSQL lock the same rows in the same order.
+    auctions = list(session.scalars(_open_auctions(session.bind.dialect.name), {"ids": lead_ids}))
+    if not auctions:
+        return _Settling()
+    ids = [auction.lead_id for auction in auctions]
+    leads = {lead.id: lead for lead in session.scalars(_leads_with_consent(), {"ids": ids})}
+    steps, posts = _steps_and_posts(session, ids)
+    return _Settling(auctions, leads, steps, posts)
+
+
+@dataclass
+class _Deciding:
+    """A batch's decisions whose events this worker still holds, with their leads and withdrawals."""
+
+    mine: list[_Decision] = field(default_factory=list)
+    leads: dict[str, Lead] = field(default_factory=dict)
+    withdrawn: dict[str, str] = field(default_factory=dict)
+
+    def bidders(self) -> set[str]:
+        return {bid.buyer_id for decision in self.mine for bid in decision.bids if bid.cents is not None}
+
+
+def _read_deciding(session: Session, decisions: list[_Decision], now: datetime) -> _Deciding:
+    # An event another worker took over (this one was too slow) is not marked, and its lead is not
+    # decided here.
+    done = set(session.execute(_EVENTS_DONE, {
+        "ids": [d.event_id for d in decisions], "tokens": sorted({d.token for d in decisions}),
+        "now": now}).scalars())
+    mine = [d for d in decisions if d.event_id in done]
+    if not mine:
+        return _Deciding()
+    lead_ids = [d.lead_id for d in mine]
+    leads = {lead.id: lead for lead in session.scalars(_leads_with_consent(), {"ids": lead_ids})}
+    return _Deciding(mine, leads, withdrawal_reasons(session, lead_ids))
+
 
 def _write_later(session: Session, rows: list[dict]) -> None:
     """Keep steps for one multi-row insert of the whole batch, past the unit of work, before its

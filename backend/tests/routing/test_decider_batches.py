@@ -1,5 +1,6 @@
-"""The decider: what comes in together is committed together, what fails together is taken apart
-until each lead stands alone, and under load it gathers a moment's arrivals into one batch."""
+"""The decider: what comes in together is committed together (outcomes and post answers in one
+transaction), what fails together is taken apart until each lead stands alone, and under load it
+gathers a moment's arrivals into one batch."""
 
 from __future__ import annotations
 
@@ -63,6 +64,50 @@ def test_a_new_decider_builds_its_look_ups_before_its_first_batch_and_survives_t
     finally:
         decider.close()
     assert order == ["warmed", "first"]
+
+
+def test_outcomes_and_answers_that_come_together_commit_together_and_are_taken_apart_if_that_fails():
+    transactions: list[tuple[str, list[str]]] = []
+    entered, release = threading.Event(), threading.Event()
+    fail_together = threading.Event()
+
+    def decide_together(decisions: list[_Decision]) -> None:
+        entered.set()
+        release.wait(5)  # the first decision's batch: everything else queues up meanwhile
+        transactions.append(("decide", [decision.lead_id for decision in decisions]))
+
+    def settle(delivery_ids: list[str]) -> None:
+        transactions.append(("settle", list(delivery_ids)))
+
+    def both(decisions: list[_Decision], delivery_ids: list[str]) -> None:
+        if fail_together.is_set():
+            raise RuntimeError("the batch failed")
+        transactions.append(("both", [decision.lead_id for decision in decisions] + list(delivery_ids)))
+
+    decider = _Decider(decide_together, settle, both=both)
+    try:
+        first = decider.decide(_decision("first"))
+        assert entered.wait(5)
+        queued = [decider.decide(_decision("a")), decider.settle(["post-1"]), decider.settle(["post-2"])]
+        release.set()
+        for future in [first, *queued]:
+            assert future.result(5) is None
+        assert transactions == [("decide", ["first"]), ("both", ["a", "post-1", "post-2"])]
+
+        transactions.clear()
+        entered.clear()
+        release.clear()
+        fail_together.set()
+        blocker = decider.decide(_decision("blocker"))
+        assert entered.wait(5)
+        queued = [decider.decide(_decision("b")), decider.settle(["post-3"])]
+        release.set()
+        for future in [blocker, *queued]:
+            assert future.result(5) is None
+        # Taken apart: the outcomes in one transaction, the answers in another.
+        assert transactions == [("decide", ["blocker"]), ("decide", ["b"]), ("settle", ["post-3"])]
+    finally:
+        decider.close()
 
 
 def test_while_other_auctions_are_pinging_the_decider_gathers_what_comes_meanwhile(monkeypatch):
