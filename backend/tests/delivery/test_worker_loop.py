@@ -1,8 +1,11 @@
-"""A worker told to stop stops, whenever in its round the word comes and however long its poll."""
+"""The delivery worker's loop: while busy, each round starts a gathering after the last; told to
+stop, it stops, whenever in its round the word comes and however long its poll."""
 
 from __future__ import annotations
 
+import itertools
 import threading
+import time
 
 from servicematch.delivery import worker as worker_module
 from servicematch.kernel import wakeup
@@ -61,3 +64,28 @@ def test_a_stop_that_comes_as_a_round_begins_is_not_slept_through(session_factor
         stop.set()
         wakeup.notify()
         worker.close()
+
+
+def test_while_work_is_under_way_each_round_starts_a_gathering_after_the_last(session_factory, settings, monkeypatch):
+    monkeypatch.setattr(worker_module, "GATHER_SECONDS", 0.5)
+    worker = make_worker(session_factory=session_factory, settings=settings)
+    rounds: list[float] = []
+
+    def dispatch(*, look: bool = True) -> int:
+        rounds.append(time.monotonic())
+        return 0
+
+    monkeypatch.setattr(worker, "dispatch", dispatch)
+    monkeypatch.setattr(worker, "_idle", lambda: False)  # sends always under way
+    stop = threading.Event()
+    thread = _running(worker, stop)
+    try:
+        time.sleep(1.6)
+    finally:
+        stop.set()
+        wakeup.notify()
+        thread.join(10)
+        worker.close()
+    # Woken every 20 ms while busy, it still took a round at most every half second.
+    assert 2 <= len(rounds) <= 4
+    assert all(later - earlier >= 0.45 for earlier, later in itertools.pairwise(rounds))
