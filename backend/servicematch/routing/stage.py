@@ -5,8 +5,8 @@ The order that keeps a lead safe through a crash:
 1. an event is claimed under a lease (a worker that dies leaves it to another after the lease);
 2. buyers are pinged with no transaction open (nothing is sold yet: a crash here only repeats pings);
 3. one transaction records the bids and the outcome, writes the first posts (delivery rows) and
-   marks the event done (several leads' outcomes share a transaction when their bids come in
-   together); only then does anything with personal data leave. A bid its buyer cannot pay
+   marks the event done (several leads' outcomes, and the answers of posts of other leads, share a
+   transaction when they come in together); only then does anything with personal data leave. A bid its buyer cannot pay
    (balance plus credit, less what is posted to it and not answered: routing/paying.py) is a pass
    saying so, and the buyer is held until it can pay;
 4. each post's answer, once delivery has recorded it, is settled here: a sale, charged to the
