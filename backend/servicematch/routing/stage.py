@@ -6,9 +6,9 @@ The order that keeps a lead safe through a crash:
 2. buyers are pinged with no transaction open (nothing is sold yet: a crash here only repeats pings);
 3. one transaction records the bids and the outcome, writes the first posts (delivery rows) and
    marks the event done (several leads' outcomes, and the answers of posts of other leads, share a
-   transaction when they come in together); only then does anything with personal data leave. A bid its buyer cannot pay
-   (balance plus credit, less what is posted to it and not answered: routing/paying.py) is a pass
-   saying so, and the buyer is held until it can pay;
+   transaction when they come in together); only then does anything with personal data leave. A
+   bid its buyer cannot pay (balance plus credit, less what is posted to it and not answered:
+   routing/paying.py) is a pass saying so, and the buyer is held until it can pay;
 4. each post's answer, once delivery has recorded it, is settled here: a sale, charged to the
    buyer's ledger account in the same transaction, or the next bid (if its buyer can pay now).
    At most one post of an exclusive lead is ever under way. A post whose answer is unknown (lost
@@ -587,16 +587,19 @@ class RoutingStage:
 
     def settle_now(self, delivery_ids: list[str]) -> None:
         """Take the answers of finished buyer posts: record sales, pass refused leads on. The leads
-        of one batch of answers are settled in one transaction; should that fail, one at a time,
-        so one bad lead holds up no other."""
-        with self.session_factory() as session:
-            lead_ids = sorted(set(session.scalars(_LEADS_OF_POSTS, {"ids": list(delivery_ids)})))
-        if len(lead_ids) > 1:
-            try:
-                self.settle_leads(lead_ids)
+        of one batch of answers are settled in one transaction (which finds them from the posts);
+        should that fail, one at a time, so one bad lead holds up no other."""
+        try:
+            self._decide_and_settle([], list(delivery_ids))
+            return
+        except Exception:
+            with self.session_factory() as session:
+                lead_ids = sorted(set(session.scalars(_LEADS_OF_POSTS, {"ids": list(delivery_ids)})))
+            if len(lead_ids) <= 1:
+                # Its auction stays open; the sweep settles it again later.
+                log.exception("settling lead %s failed", lead_ids[0] if lead_ids else "of these posts")
                 return
-            except Exception:
-                log.exception("settling %d leads together failed; settling them one at a time", len(lead_ids))
+            log.exception("settling %d leads together failed; settling them one at a time", len(lead_ids))
         for lead_id in lead_ids:
             try:
                 self.settle_lead(lead_id)
